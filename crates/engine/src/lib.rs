@@ -1,0 +1,1 @@
+//! UCI engine library (under construction).
