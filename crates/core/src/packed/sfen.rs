@@ -1,0 +1,313 @@
+//! PackedSfen: Stockfish's 256-bit position encoding (formats.md section 1).
+
+use shakmaty::{attacks, Bitboard, Board, ByColor, ByRole, Chess, Color, Rank, Role, Square};
+
+use super::bits::{BitReader, BitWriter, STREAM_BITS};
+use super::castling::CastlingFlags;
+use super::decoded::DecodedSfen;
+use super::error::SfenError;
+
+/// Size of a PackedSfen in bytes.
+pub const PACKED_SFEN_SIZE: usize = 32;
+
+/// Bits that always follow the board: 4 castling flags, the ep flag, 6 bits
+/// of rule50, 16 of fullmove and the 7th rule50 bit.
+const TAIL_BITS: u32 = 4 + 1 + 6 + 8 + 8 + 1;
+
+/// Piece type value (3 bits after the occupancy bit) -> role. Values 5..7
+/// have no meaning: kings are never Huffman-coded.
+const ROLE_OF_CODE: [Option<Role>; 8] = [
+    Some(Role::Pawn),
+    Some(Role::Knight),
+    Some(Role::Bishop),
+    Some(Role::Rook),
+    Some(Role::Queen),
+    None,
+    None,
+    None,
+];
+
+/// The 32 bytes of a position as Stockfish packs them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PackedSfen(pub [u8; PACKED_SFEN_SIZE]);
+
+impl PackedSfen {
+    /// Packs a legal position, bit-exact with Stockfish's packer (ep square
+    /// stored only if a side-to-move pawn attacks it, rule50 and fullmove
+    /// extension bits included).
+    pub fn from_position(pos: &Chess) -> PackedSfen {
+        Self::encode(&DecodedSfen::from_position(pos))
+    }
+
+    /// Packs already-unpacked fields. The caller is responsible for the fields
+    /// describing a sensible position; kings missing from `board` are written
+    /// as a1.
+    pub fn encode(sfen: &DecodedSfen) -> PackedSfen {
+        let mut w = BitWriter::new();
+        let wk = sfen.king(Color::White);
+        let bk = sfen.king(Color::Black);
+        w.write(u32::from(sfen.turn == Color::Black), 1);
+        w.write(u32::from(wk), 6);
+        w.write(u32::from(bk), 6);
+        for rank in (0..8u32).rev() {
+            for file in 0..8u32 {
+                let sq = Square::new(rank * 8 + file);
+                if sq == wk || sq == bk {
+                    continue;
+                }
+                match sfen.board.piece_at(sq) {
+                    // A third king cannot be expressed; it is written as empty.
+                    None
+                    | Some(shakmaty::Piece {
+                        role: Role::King, ..
+                    }) => w.write(0, 1),
+                    Some(piece) => {
+                        let value = piece_type_value(piece.role);
+                        w.write(1 | (value << 1), 4);
+                        w.write(u32::from(piece.color == Color::Black), 1);
+                    }
+                }
+            }
+        }
+        w.write(u32::from(sfen.castling.bits()), 4);
+        match sfen.ep_square {
+            Some(ep) => {
+                w.write(1, 1);
+                w.write(u32::from(ep), 6);
+            }
+            None => w.write(0, 1),
+        }
+        w.write(u32::from(sfen.rule50), 6);
+        w.write(u32::from(sfen.fullmove), 8);
+        w.write(u32::from(sfen.fullmove) >> 8, 8);
+        w.write(u32::from(sfen.rule50) >> 6, 1);
+        debug_assert!(w.cursor() <= STREAM_BITS);
+        PackedSfen(w.into_bytes())
+    }
+
+    /// Unpacks and checks the record's structure: valid Huffman codes within
+    /// 256 bits, two distinct non-adjacent kings, no pawn on rank 1/8, at
+    /// most 16 men and chess-possible material per side, castling flags only
+    /// with king and rook at home, an en-passant square with an enemy pawn in
+    /// front and empty squares behind, and the side not to move not in check.
+    ///
+    /// This is the learner's fast path: no move generation. An en-passant
+    /// square that no side-to-move pawn attacks is dropped, as Stockfish's
+    /// unpacker does (no Stockfish writer stores one).
+    pub fn decode(&self) -> Result<DecodedSfen, SfenError> {
+        let mut r = BitReader::new(&self.0);
+        let turn = if r.read(1) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let wk = r.read(6);
+        let bk = r.read(6);
+        if wk == bk {
+            return Err(SfenError::KingsOnSameSquare(Square::new(wk)));
+        }
+        let (wk_sq, bk_sq) = (Square::new(wk), Square::new(bk));
+        if attacks::king_attacks(wk_sq).contains(bk_sq) {
+            return Err(SfenError::KingsAdjacent(wk_sq, bk_sq));
+        }
+
+        // Board: traversal index t runs over a8..h8, a7..h7, …, a1..h1,
+        // which is exactly `square ^ 56`. Runs of empty squares are skipped
+        // with one trailing-zeros count instead of a bit at a time.
+        let (kt_lo, kt_hi) = {
+            let a = wk ^ 56;
+            let b = bk ^ 56;
+            (a.min(b), a.max(b))
+        };
+        let mut roles = [0u64; 6];
+        let mut colors = [0u64; 2];
+        let mut t: u32 = 0;
+        loop {
+            if t == kt_lo || t == kt_hi {
+                t += 1;
+                if t == kt_hi {
+                    t += 1;
+                }
+            }
+            if t >= 64 {
+                break;
+            }
+            if r.cursor() > STREAM_BITS - TAIL_BITS {
+                return Err(SfenError::BitOverflow);
+            }
+            let window = r.window();
+            if window & 1 == 0 {
+                let kings_ahead = u32::from(kt_lo >= t) + u32::from(kt_hi >= t);
+                let remaining = 64 - t - kings_ahead;
+                let run = window.trailing_zeros().min(remaining);
+                r.skip(run);
+                let mut next = t + run;
+                if kt_lo >= t && kt_lo < next {
+                    next += 1;
+                }
+                if kt_hi >= t && kt_hi < next {
+                    next += 1;
+                }
+                t = next;
+                continue;
+            }
+            let sq = t ^ 56;
+            let code = ((window >> 1) & 7) as usize;
+            let Some(role) = ROLE_OF_CODE[code] else {
+                return Err(SfenError::BadPieceCode {
+                    square: Square::new(sq),
+                    code: (window & 15) as u8,
+                    bit: r.cursor(),
+                });
+            };
+            let color = ((window >> 4) & 1) as usize;
+            roles[role as usize - 1] |= 1u64 << sq;
+            colors[color] |= 1u64 << sq;
+            r.skip(5);
+            t += 1;
+        }
+        if r.cursor() > STREAM_BITS - TAIL_BITS {
+            return Err(SfenError::BitOverflow);
+        }
+        roles[Role::King as usize - 1] = (1u64 << wk) | (1u64 << bk);
+        colors[0] |= 1u64 << wk;
+        colors[1] |= 1u64 << bk;
+
+        let castling = CastlingFlags::from_bits(r.read(4) as u8);
+        let ep_raw = if r.read(1) == 1 {
+            Some(Square::new(r.read(6)))
+        } else {
+            None
+        };
+        let rule50_low = r.read(6);
+        let fm_low = r.read(8);
+        let fm_high = r.read(8);
+        let rule50_high = r.read(1);
+        if r.cursor() > STREAM_BITS {
+            return Err(SfenError::BitOverflow);
+        }
+
+        let board = Board::try_from_bitboards(
+            ByRole {
+                pawn: Bitboard(roles[0]),
+                knight: Bitboard(roles[1]),
+                bishop: Bitboard(roles[2]),
+                rook: Bitboard(roles[3]),
+                queen: Bitboard(roles[4]),
+                king: Bitboard(roles[5]),
+            },
+            ByColor {
+                white: Bitboard(colors[0]),
+                black: Bitboard(colors[1]),
+            },
+        )
+        .map_err(|_| SfenError::KingsOnSameSquare(wk_sq))?;
+
+        check_material(&board)?;
+        check_castling(&board, castling)?;
+        let ep_square = match ep_raw {
+            Some(ep) => check_ep(&board, turn, ep)?,
+            None => None,
+        };
+        let their_king = if turn == Color::White { bk_sq } else { wk_sq };
+        if board.attacks_to(their_king, turn, board.occupied()).any() {
+            return Err(SfenError::OppositeCheck(!turn));
+        }
+
+        Ok(DecodedSfen {
+            board,
+            turn,
+            castling,
+            ep_square,
+            rule50: (rule50_low | (rule50_high << 6)) as u8,
+            fullmove: (fm_low | (fm_high << 8)) as u16,
+        })
+    }
+
+    /// Unpacks and builds a full shakmaty position (see [`DecodedSfen::to_chess`]).
+    pub fn to_chess(&self) -> Result<Chess, SfenError> {
+        self.decode()?.to_chess()
+    }
+
+    /// The raw bytes.
+    pub const fn as_bytes(&self) -> &[u8; PACKED_SFEN_SIZE] {
+        &self.0
+    }
+}
+
+/// Stockfish piece type minus one (the 3-bit value in the Huffman code).
+const fn piece_type_value(role: Role) -> u32 {
+    match role {
+        Role::Pawn => 0,
+        Role::Knight => 1,
+        Role::Bishop => 2,
+        Role::Rook => 3,
+        Role::Queen => 4,
+        Role::King => 5,
+    }
+}
+
+/// Pawns off the back ranks, at most 16 men per side, and no more pieces
+/// than eight promotions could have produced.
+fn check_material(board: &Board) -> Result<(), SfenError> {
+    if let Some(sq) = (board.pawns() & Bitboard::BACKRANKS).first() {
+        return Err(SfenError::PawnOnBackRank(sq));
+    }
+    for color in Color::ALL {
+        let men = board.by_color(color).count() as u32;
+        if men > 16 {
+            return Err(SfenError::TooManyPieces(color, men));
+        }
+        let side = board.material_side(color);
+        let extra = |n: u8, base: u8| u32::from(n.saturating_sub(base));
+        let promoted = extra(side.knight, 2)
+            + extra(side.bishop, 2)
+            + extra(side.rook, 2)
+            + extra(side.queen, 1);
+        if u32::from(side.pawn) + promoted > 8 {
+            return Err(SfenError::TooMuchMaterial);
+        }
+    }
+    Ok(())
+}
+
+/// Every set flag needs the king on e1/e8 and the rook in its corner.
+fn check_castling(board: &Board, castling: CastlingFlags) -> Result<(), SfenError> {
+    for (color, side) in CastlingFlags::ORDER {
+        if !castling.has(color, side) {
+            continue;
+        }
+        let king_ok = board.piece_at(CastlingFlags::king_home(color)) == Some(Role::King.of(color));
+        let rook_ok =
+            board.piece_at(CastlingFlags::rook_home(color, side)) == Some(Role::Rook.of(color));
+        if !(king_ok && rook_ok) {
+            return Err(SfenError::ImpossibleCastling(CastlingFlags::letter(
+                color, side,
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A stored ep square must be on the 6th rank of the side to move, with the
+/// enemy pawn that just double-pushed in front of it and the two squares it
+/// crossed empty; otherwise the record is corrupt. It is then kept only if a
+/// side-to-move pawn attacks it, as Stockfish's unpacker does.
+fn check_ep(board: &Board, turn: Color, ep: Square) -> Result<Option<Square>, SfenError> {
+    let (pushed_to, pushed_from) = match turn {
+        Color::White => (ep.offset(-8), ep.offset(8)),
+        Color::Black => (ep.offset(8), ep.offset(-8)),
+    };
+    let (Some(pushed_to), Some(pushed_from)) = (pushed_to, pushed_from) else {
+        return Err(SfenError::BadEpSquare(ep));
+    };
+    let structural = ep.rank() == turn.relative_rank(Rank::Sixth)
+        && board.piece_at(pushed_to) == Some(Role::Pawn.of(!turn))
+        && !board.occupied().contains(ep)
+        && !board.occupied().contains(pushed_from);
+    if !structural {
+        return Err(SfenError::BadEpSquare(ep));
+    }
+    let attackers = attacks::pawn_attacks(!turn, ep) & board.by_piece(Role::Pawn.of(turn));
+    Ok(attackers.any().then_some(ep))
+}
