@@ -1,0 +1,90 @@
+//! Errors of the data readers and writers. Every message names the file and
+//! the record index (binary) or line number (text), so a one-line report is
+//! enough to find the bad spot.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::packed::{MoveError, SfenError};
+
+/// What is wrong with one 40-byte record.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RecordError {
+    /// The packed position is corrupt.
+    #[error("{0}")]
+    Sfen(#[from] SfenError),
+    /// The best move is missing, malformed or illegal.
+    #[error("{0}")]
+    Move(#[from] MoveError),
+    /// `game_result` outside −1..=1.
+    #[error("game result {0} outside -1..1")]
+    ResultOutOfRange(i8),
+}
+
+/// What is wrong with one `.plain` line or record.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PlainError {
+    /// A number field that does not parse or does not fit its binary field.
+    #[error("bad {key} value {value:?}")]
+    BadNumber { key: &'static str, value: String },
+    /// The FEN does not parse or is not a legal position.
+    #[error("bad fen {fen:?}: {reason}")]
+    BadFen { fen: String, reason: String },
+    /// An `e` line before any `fen` line.
+    #[error("record without a fen line")]
+    MissingFen,
+    /// The position or move cannot be packed.
+    #[error("{0}")]
+    Record(#[from] RecordError),
+    /// The text is not UTF-8.
+    #[error("line is not valid UTF-8")]
+    NotUtf8,
+}
+
+/// Any failure while reading or writing training data.
+#[derive(Debug, Error)]
+pub enum DataError {
+    /// Opening, mapping, reading, writing or renaming failed.
+    #[error("{file}: {source}")]
+    Io {
+        file: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file size is not a multiple of 40: the last record is cut off.
+    #[error("{file}: record {index}: truncated file ({trailing} trailing bytes; size {size} is not a multiple of 40)")]
+    Truncated {
+        file: PathBuf,
+        index: u64,
+        trailing: u64,
+        size: u64,
+    },
+    /// A record that fails validation. `index` counts records within `file`
+    /// from 0.
+    #[error("{file}: record {index}: {reason}")]
+    BadRecord {
+        file: PathBuf,
+        index: u64,
+        reason: RecordError,
+    },
+    /// A `.plain` line or record that cannot be used (`line` counts from 1).
+    #[error("{file}:{line}: {reason}")]
+    BadPlain {
+        file: PathBuf,
+        line: u64,
+        reason: PlainError,
+    },
+    /// Random access past the end of the data set.
+    #[error("record {index} out of range ({len} records)")]
+    OutOfRange { index: u64, len: u64 },
+}
+
+impl DataError {
+    pub(crate) fn io(file: impl Into<PathBuf>, source: std::io::Error) -> DataError {
+        DataError::Io {
+            file: file.into(),
+            source,
+        }
+    }
+}

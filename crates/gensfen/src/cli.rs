@@ -1,0 +1,51 @@
+//! Command line of `nnue-gen-sfen` (clap derive). New subcommands (the
+//! self-play `gensfen`) slot in as further [`Command`] variants.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// Training data for NNUE: conversion, statistics, benchmarks.
+#[derive(Debug, Parser)]
+#[command(name = "nnue-gen-sfen", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Convert between .bin and .plain (formats chosen by extension), like
+    /// Stockfish's `convert`.
+    Convert {
+        /// Input file (.bin or .plain).
+        input: PathBuf,
+        /// Output file (.bin or .plain); replaced only when the conversion succeeds.
+        output: PathBuf,
+        /// Check every record fully (legal position and best move); stop at the first bad one.
+        #[arg(long)]
+        validate: bool,
+        /// Append to the output instead of replacing it.
+        #[arg(long)]
+        append: bool,
+        /// Accept records whose best move is MOVE_NONE (0 / "0000").
+        #[arg(long)]
+        allow_move_none: bool,
+    },
+    /// Print counts, results, check and capture rates, duplicates, ply and score histograms.
+    Stats {
+        /// Input files (.bin or .plain).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Measure .bin decoding throughput (records/s), one thread and all threads.
+    BenchDecode {
+        /// A .bin file to decode; without it, records from random games are generated in memory.
+        file: Option<PathBuf>,
+        /// Number of records to generate when no file is given.
+        #[arg(long, default_value_t = 1_000_000)]
+        records: usize,
+    },
+}

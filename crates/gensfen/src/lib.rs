@@ -1,0 +1,45 @@
+//! `nnue-gen-sfen` as a library: the binary only parses arguments and prints.
+
+pub mod bench;
+pub mod cli;
+pub mod convert;
+pub mod error;
+pub mod format;
+pub mod sample;
+pub mod source;
+pub mod stats;
+
+use cli::{Cli, Command};
+use error::CliError;
+
+/// Runs one parsed command line; the returned text goes to stdout.
+pub fn run(cli: Cli) -> Result<String, CliError> {
+    match cli.command {
+        Command::Convert {
+            input,
+            output,
+            validate,
+            append,
+            allow_move_none,
+        } => {
+            let n = convert::convert(
+                &input,
+                &output,
+                convert::ConvertOptions {
+                    validate,
+                    append,
+                    allow_move_none,
+                },
+            )?;
+            Ok(format!(
+                "converted {n} records: {} -> {}",
+                input.display(),
+                output.display()
+            ))
+        }
+        Command::Stats { files } => Ok(stats::stats(&files)?.to_string()),
+        Command::BenchDecode { file, records } => {
+            Ok(bench::bench_decode(file.as_deref(), records)?.to_string())
+        }
+    }
+}
