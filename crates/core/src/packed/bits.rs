@@ -43,6 +43,7 @@ impl BitWriter {
     }
 
     /// Number of bits written so far.
+    #[cfg(test)]
     pub(crate) fn cursor(&self) -> u32 {
         self.cursor
     }
@@ -125,6 +126,7 @@ mod tests {
         for &(v, n) in &fields {
             w.write(v, n);
         }
+        assert_eq!(w.cursor(), fields.iter().map(|f| f.1).sum::<u32>());
         let bytes = w.into_bytes();
         let mut r = BitReader::new(&bytes);
         for &(v, n) in &fields {

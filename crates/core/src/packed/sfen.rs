@@ -40,8 +40,9 @@ impl PackedSfen {
     }
 
     /// Packs already-unpacked fields. The caller is responsible for the fields
-    /// describing a sensible position; kings missing from `board` are written
-    /// as a1.
+    /// describing a sensible position: kings missing from `board` are written
+    /// as a1, and bits past 256 (impossible for a chess position, which needs
+    /// at most about 229) are dropped, so such input decodes as an error.
     pub fn encode(sfen: &DecodedSfen) -> PackedSfen {
         let mut w = BitWriter::new();
         let wk = sfen.king(Color::White);
@@ -81,7 +82,6 @@ impl PackedSfen {
         w.write(u32::from(sfen.fullmove), 8);
         w.write(u32::from(sfen.fullmove) >> 8, 8);
         w.write(u32::from(sfen.rule50) >> 6, 1);
-        debug_assert!(w.cursor() <= STREAM_BITS);
         PackedSfen(w.into_bytes())
     }
 
