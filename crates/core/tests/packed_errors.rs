@@ -31,13 +31,22 @@ fn decode(sfen: &DecodedSfen) -> Result<DecodedSfen, SfenError> {
     PackedSfen::encode(sfen).decode()
 }
 
+/// Writes `value` LSB first at stream bit `bit` (formats.md 1.1).
+fn put(bytes: &mut [u8; 32], bit: usize, value: u32, width: usize) {
+    for i in 0..width {
+        if value >> i & 1 == 1 {
+            bytes[(bit + i) / 8] |= 1 << ((bit + i) % 8);
+        }
+    }
+}
+
 #[test]
 fn bad_piece_code() {
     // White to move, kings e1 (4) and e8 (60), then a8 coded 1,1,0,1 = type 5.
     let mut bytes = [0u8; 32];
-    bytes[0] = 4 << 1 | (60 & 1) << 7;
-    bytes[1] = (60 >> 1) | 0b011 << 5;
-    bytes[2] = 1;
+    put(&mut bytes, 1, 4, 6);
+    put(&mut bytes, 7, 60, 6);
+    put(&mut bytes, 13, 0b1011, 4);
     assert_eq!(
         PackedSfen(bytes).decode(),
         Err(SfenError::BadPieceCode {
@@ -65,9 +74,8 @@ fn stream_past_256_bits() {
 #[test]
 fn king_problems() {
     let mut bytes = [0u8; 32];
-    bytes[0] = 4 << 1;
-    bytes[0] |= (4 & 1) << 7;
-    bytes[1] = 4 >> 1; // black king also e1
+    put(&mut bytes, 1, 4, 6);
+    put(&mut bytes, 7, 4, 6); // black king also e1
     assert_eq!(
         PackedSfen(bytes).decode(),
         Err(SfenError::KingsOnSameSquare(Square::E1))

@@ -59,10 +59,7 @@ pub fn for_each_record(
             })?;
             let mut skipped = 0;
             for entry in PlainReader::new(BufReader::new(file), path) {
-                let entry = match entry {
-                    Ok(e) => e,
-                    Err(e) => return Err(e.into()),
-                };
+                let entry = entry?;
                 match plain_record(&entry, options.policy) {
                     Ok((raw, rec)) => f(&raw, &rec)?,
                     Err(_) if options.skip_invalid => skipped += 1,

@@ -6,6 +6,9 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use nnue_core::packed::{MoveKind, SfMove};
+use shakmaty::Square;
+
 use common::{listing, reference_bin, temp_dir, WORKED};
 
 fn run(args: &[&str]) -> Output {
@@ -123,7 +126,7 @@ fn validate_rejects_an_illegal_best_move_that_the_fast_path_lets_through() {
     let bin = dir.join("moves.bin");
     let mut bytes = reference_bin();
     // Record 0 is the start position: a1a5 moves the rook through a pawn.
-    let mv: u16 = (0 << 6) | 32;
+    let mv = SfMove::new(Square::A1, Square::A5, MoveKind::Normal, None).raw();
     bytes[34..36].copy_from_slice(&mv.to_le_bytes());
     std::fs::write(&bin, &bytes).expect("write");
     let out_path = dir.join("out.plain");
