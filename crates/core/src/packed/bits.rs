@@ -124,8 +124,6 @@ mod tests {
             .map(|i| (i.wrapping_mul(2654435761) >> 7, 1 + i % 11))
             .collect();
         assert!(fields.iter().map(|f| f.1).sum::<u32>() <= STREAM_BITS);
-            .map(|i| ((i * 2654435761u32) >> 7, 1 + i % 13))
-            .collect();
         for &(v, n) in &fields {
             w.write(v, n);
         }
