@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every cargo-fuzz target of fuzz/ for N seconds each (default 60).
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]
+#
+# Installs cargo-fuzz if it is missing. The toolchain is stable-only, so
+# RUSTC_BOOTSTRAP=1 lets cargo fuzz pass its -Z sanitizer flags. CI runs the
+# equivalent property tests (crates/core/tests/packed_proptest.rs,
+# data_plain.rs) instead.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+shift || true
+
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+    echo "installing cargo-fuzz" >&2
+    cargo install cargo-fuzz --locked
+fi
+
+export RUSTC_BOOTSTRAP=1
+if [ "$#" -gt 0 ]; then
+    targets=("$@")
+else
+    mapfile -t targets < <(cargo fuzz list --fuzz-dir fuzz)
+fi
+
+for target in "${targets[@]}"; do
+    echo "== fuzzing $target for ${seconds}s" >&2
+    mkdir -p "fuzz/corpus/$target"
+    cargo fuzz run --fuzz-dir fuzz "$target" "fuzz/corpus/$target" -- \
+        -max_total_time="$seconds" -max_len=4096
+done
