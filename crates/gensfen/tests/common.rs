@@ -1,4 +1,5 @@
 //! Shared helpers for the gensfen tests: reference data and temp dirs.
+#![allow(dead_code)] // each test binary uses a different subset of the helpers
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
