@@ -4,7 +4,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use nnue_core::data::{
-    AtomicOutput, BinWriter, DataError, PlainWriter, ReaderOptions, RecordPolicy,
+    AtomicOutput, BinWriter, DataError, PlainWriter, ReaderOptions, RecordPolicy, Validation,
 };
 use nnue_core::packed::PADDING_BYTE;
 
@@ -45,6 +45,11 @@ pub fn convert(input: &Path, output: &Path, options: ConvertOptions) -> Result<u
             allow_move_none: options.allow_move_none,
         },
     };
+    let validation = if options.validate {
+        Validation::Full
+    } else {
+        Validation::Fast
+    };
     let (guard, file) = AtomicOutput::create(output, options.append)?;
     let io_err = |e| DataError::Io {
         file: output.to_path_buf(),
@@ -54,7 +59,7 @@ pub fn convert(input: &Path, output: &Path, options: ConvertOptions) -> Result<u
     match out_format {
         Format::Bin => {
             let mut writer = BinWriter::from_file(file, guard.temp_path())?;
-            for_each_record(input, reader_options, options.validate, |raw, _| {
+            for_each_record(input, reader_options, validation, |raw, _| {
                 let mut rec = *raw;
                 rec.padding = PADDING_BYTE;
                 writer.write(&rec)?;
@@ -65,7 +70,7 @@ pub fn convert(input: &Path, output: &Path, options: ConvertOptions) -> Result<u
         }
         Format::Plain => {
             let mut writer = PlainWriter::new(BufWriter::with_capacity(1 << 16, file));
-            for_each_record(input, reader_options, options.validate, |_, rec| {
+            for_each_record(input, reader_options, validation, |_, rec| {
                 writer.write(rec).map_err(io_err)?;
                 count += 1;
                 Ok(())

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use nnue_core::data::{
     decode_fast, decode_full, BinReader, DataError, PlainError, PlainReader, ReaderOptions,
-    RecordPolicy, TrainingRecord,
+    RecordPolicy, TrainingRecord, Validation,
 };
 use nnue_core::packed::PackedSfenValue;
 
@@ -18,13 +18,13 @@ use crate::format::Format;
 /// error (returned), or skipping bad records when `options.skip_invalid`
 /// (returns the number skipped).
 ///
-/// `.bin` records are checked structurally, or fully (legal position and
-/// move) with `full`; `.plain` records are always fully checked, since
+/// `.bin` records are checked structurally ([`Validation::Fast`]) or fully
+/// (legal position and move, [`Validation::Full`]); `.plain` records are always fully checked, since
 /// packing them needs a legal position and move anyway.
 pub fn for_each_record(
     path: &Path,
     options: ReaderOptions,
-    full: bool,
+    validation: Validation,
     mut f: impl FnMut(&PackedSfenValue, &TrainingRecord) -> Result<(), CliError>,
 ) -> Result<u64, CliError> {
     match Format::from_path(path)? {
@@ -32,7 +32,7 @@ pub fn for_each_record(
             let reader = BinReader::open(&[path], options)?;
             let mut skipped = reader.truncated_tails();
             for (loc, raw) in reader.iter_raw() {
-                let decoded = if full {
+                let decoded = if validation == Validation::Full {
                     decode_full(&raw, options.policy).map(|v| v.record)
                 } else {
                     decode_fast(&raw, options.policy)

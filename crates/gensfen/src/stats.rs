@@ -5,19 +5,20 @@ use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 
-use nnue_core::data::{ReaderOptions, TrainingRecord};
+use nnue_core::data::{ReaderOptions, TrainingRecord, Validation};
 use nnue_core::packed::GameResult;
 
 use crate::error::CliError;
 use crate::source::for_each_record;
 
 /// Ply buckets are this wide; the last bucket is open-ended.
-const PLY_BUCKET: u32 = 25;
-const PLY_BUCKETS: usize = 17;
+pub const PLY_BUCKET: u32 = 25;
+/// Number of ply buckets.
+pub const PLY_BUCKETS: usize = 17;
 
 /// Upper bounds (exclusive) of the score buckets, internal units; the last
 /// bucket is open-ended.
-const SCORE_EDGES: [i32; 10] = [-3000, -1000, -500, -200, -50, 50, 200, 500, 1000, 3000];
+pub const SCORE_EDGES: [i32; 10] = [-3000, -1000, -500, -200, -50, 50, 200, 500, 1000, 3000];
 
 /// Counters gathered over one or more files.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -149,7 +150,7 @@ pub fn stats(files: &[PathBuf]) -> Result<Stats, CliError> {
         ..ReaderOptions::default()
     };
     for path in files {
-        let skipped = for_each_record(path, options, false, |_, rec| {
+        let skipped = for_each_record(path, options, Validation::Fast, |_, rec| {
             s.add(rec);
             Ok(())
         })?;
