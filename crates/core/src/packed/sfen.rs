@@ -112,8 +112,9 @@ impl PackedSfen {
         }
 
         // Board: traversal index t runs over a8..h8, a7..h7, …, a1..h1,
-        // which is exactly `square ^ 56`. Runs of empty squares are skipped
-        // with one trailing-zeros count instead of a bit at a time.
+        // which is exactly `square ^ 56`, kings skipped. Runs of empty
+        // squares are skipped with one trailing-zeros count instead of a bit
+        // at a time.
         let (kt_lo, kt_hi) = {
             let a = wk ^ 56;
             let b = bk ^ 56;
@@ -121,36 +122,25 @@ impl PackedSfen {
         };
         let mut roles = [0u64; 6];
         let mut colors = [0u64; 2];
-        let mut t: u32 = 0;
-        loop {
-            if t == kt_lo || t == kt_hi {
-                t += 1;
-                if t == kt_hi {
-                    t += 1;
-                }
-            }
-            if t >= 64 {
-                break;
-            }
+        // Men per colour and role (pawn..queen), counted here so the
+        // material check needs no popcounts (x86-64 baseline has no POPCNT).
+        let mut counts = [[0u8; 5]; 2];
+        // `u` counts the 62 coded (non-king) squares; it maps to the
+        // traversal index by stepping over the two king squares.
+        let mut u: u32 = 0;
+        while u < 62 {
             if r.cursor() > STREAM_BITS - TAIL_BITS {
                 return Err(SfenError::BitOverflow);
             }
             let window = r.window();
             if window & 1 == 0 {
-                let kings_ahead = u32::from(kt_lo >= t) + u32::from(kt_hi >= t);
-                let remaining = 64 - t - kings_ahead;
-                let run = window.trailing_zeros().min(remaining);
+                let run = window.trailing_zeros().min(62 - u);
                 r.skip(run);
-                let mut next = t + run;
-                if kt_lo >= t && kt_lo < next {
-                    next += 1;
-                }
-                if kt_hi >= t && kt_hi < next {
-                    next += 1;
-                }
-                t = next;
+                u += run;
                 continue;
             }
+            let mut t = u + u32::from(u >= kt_lo);
+            t += u32::from(t >= kt_hi);
             let sq = t ^ 56;
             let code = ((window >> 1) & 7) as usize;
             let Some(role) = ROLE_OF_CODE[code] else {
@@ -163,8 +153,9 @@ impl PackedSfen {
             let color = ((window >> 4) & 1) as usize;
             roles[role as usize - 1] |= 1u64 << sq;
             colors[color] |= 1u64 << sq;
+            counts[color][role as usize - 1] += 1;
             r.skip(5);
-            t += 1;
+            u += 1;
         }
         if r.cursor() > STREAM_BITS - TAIL_BITS {
             return Err(SfenError::BitOverflow);
@@ -203,7 +194,7 @@ impl PackedSfen {
         )
         .map_err(|_| SfenError::KingsOnSameSquare(wk_sq))?;
 
-        check_material(&board)?;
+        check_material(&board, &counts)?;
         check_castling(&board, castling)?;
         let ep_square = match ep_raw {
             Some(ep) => check_ep(&board, turn, ep)?,
@@ -248,23 +239,23 @@ const fn piece_type_value(role: Role) -> u32 {
 }
 
 /// Pawns off the back ranks, at most 16 men per side, and no more pieces
-/// than eight promotions could have produced.
-fn check_material(board: &Board) -> Result<(), SfenError> {
+/// than eight promotions could have produced. `counts[color][role - 1]`
+/// holds the non-king men.
+fn check_material(board: &Board, counts: &[[u8; 5]; 2]) -> Result<(), SfenError> {
     if let Some(sq) = (board.pawns() & Bitboard::BACKRANKS).first() {
         return Err(SfenError::PawnOnBackRank(sq));
     }
-    for color in Color::ALL {
-        let men = board.by_color(color).count() as u32;
+    for (color, c) in Color::ALL.into_iter().zip(counts) {
+        let [pawns, knights, bishops, rooks, queens] = c.map(u32::from);
+        let men = 1 + pawns + knights + bishops + rooks + queens;
         if men > 16 {
             return Err(SfenError::TooManyPieces(color, men));
         }
-        let side = board.material_side(color);
-        let extra = |n: u8, base: u8| u32::from(n.saturating_sub(base));
-        let promoted = extra(side.knight, 2)
-            + extra(side.bishop, 2)
-            + extra(side.rook, 2)
-            + extra(side.queen, 1);
-        if u32::from(side.pawn) + promoted > 8 {
+        let promoted = knights.saturating_sub(2)
+            + bishops.saturating_sub(2)
+            + rooks.saturating_sub(2)
+            + queens.saturating_sub(1);
+        if pawns + promoted > 8 {
             return Err(SfenError::TooMuchMaterial);
         }
     }
