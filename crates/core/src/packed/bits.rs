@@ -79,19 +79,15 @@ impl BitReader {
         BitReader { words, cursor: 0 }
     }
 
-    /// The next 64 stream bits starting at the cursor (zeros past bit 255),
-    /// without moving the cursor. Only meaningful while `cursor < 256`.
+    /// The next 64 stream bits starting at the cursor, without moving it.
+    /// Exact while `cursor < 256` (bits past 255 read as 0 up to the end of
+    /// the window); past that the value is meaningless but harmless, since
+    /// any record whose fields reach bit 256 is rejected as overflowing.
     #[inline]
     pub(crate) fn window(&self) -> u64 {
-        let word = (self.cursor >> 6).min(4) as usize;
-        let shift = self.cursor & 63;
-        let lo = self.words[word] >> shift;
-        let hi = if shift == 0 || word >= 4 {
-            0
-        } else {
-            self.words[word + 1] << (64 - shift)
-        };
-        lo | hi
+        let word = ((self.cursor >> 6) & 3) as usize;
+        let pair = u128::from(self.words[word]) | (u128::from(self.words[word + 1]) << 64);
+        (pair >> (self.cursor & 63)) as u64
     }
 
     /// Reads `width` bits (width <= 32) and advances the cursor.

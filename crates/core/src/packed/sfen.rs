@@ -14,19 +14,6 @@ pub const PACKED_SFEN_SIZE: usize = 32;
 /// of rule50, 16 of fullmove and the 7th rule50 bit.
 const TAIL_BITS: u32 = 4 + 1 + 6 + 8 + 8 + 1;
 
-/// Piece type value (3 bits after the occupancy bit) -> role. Values 5..7
-/// have no meaning: kings are never Huffman-coded.
-const ROLE_OF_CODE: [Option<Role>; 8] = [
-    Some(Role::Pawn),
-    Some(Role::Knight),
-    Some(Role::Bishop),
-    Some(Role::Rook),
-    Some(Role::Queen),
-    None,
-    None,
-    None,
-];
-
 /// The 32 bytes of a position as Stockfish packs them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PackedSfen(pub [u8; PACKED_SFEN_SIZE]);
@@ -120,11 +107,13 @@ impl PackedSfen {
             let b = bk ^ 56;
             (a.min(b), a.max(b))
         };
-        let mut roles = [0u64; 6];
+        // Indexed by piece type value 0..=7 (5..=7 never set) so that the
+        // masked index needs no bounds check; slot 5 receives the kings.
+        let mut roles = [0u64; 8];
         let mut colors = [0u64; 2];
         // Men per colour and role (pawn..queen), counted here so the
         // material check needs no popcounts (x86-64 baseline has no POPCNT).
-        let mut counts = [[0u8; 5]; 2];
+        let mut counts = [[0u8; 8]; 2];
         // `u` counts the 62 coded (non-king) squares; it maps to the
         // traversal index by stepping over the two king squares.
         let mut u: u32 = 0;
@@ -143,17 +132,17 @@ impl PackedSfen {
             t += u32::from(t >= kt_hi);
             let sq = t ^ 56;
             let code = ((window >> 1) & 7) as usize;
-            let Some(role) = ROLE_OF_CODE[code] else {
+            if code > 4 {
                 return Err(SfenError::BadPieceCode {
                     square: Square::new(sq),
                     code: (window & 15) as u8,
                     bit: r.cursor(),
                 });
-            };
+            }
             let color = ((window >> 4) & 1) as usize;
-            roles[role as usize - 1] |= 1u64 << sq;
+            roles[code] |= 1u64 << sq;
             colors[color] |= 1u64 << sq;
-            counts[color][role as usize - 1] += 1;
+            counts[color][code] += 1;
             r.skip(5);
             u += 1;
         }
@@ -239,14 +228,14 @@ const fn piece_type_value(role: Role) -> u32 {
 }
 
 /// Pawns off the back ranks, at most 16 men per side, and no more pieces
-/// than eight promotions could have produced. `counts[color][role - 1]`
+/// than eight promotions could have produced. `counts[color][type - 1]`
 /// holds the non-king men.
-fn check_material(board: &Board, counts: &[[u8; 5]; 2]) -> Result<(), SfenError> {
+fn check_material(board: &Board, counts: &[[u8; 8]; 2]) -> Result<(), SfenError> {
     if let Some(sq) = (board.pawns() & Bitboard::BACKRANKS).first() {
         return Err(SfenError::PawnOnBackRank(sq));
     }
     for (color, c) in Color::ALL.into_iter().zip(counts) {
-        let [pawns, knights, bishops, rooks, queens] = c.map(u32::from);
+        let [pawns, knights, bishops, rooks, queens, ..] = c.map(u32::from);
         let men = 1 + pawns + knights + bishops + rooks + queens;
         if men > 16 {
             return Err(SfenError::TooManyPieces(color, men));
