@@ -121,12 +121,21 @@ impl PackedSfen {
             if r.cursor() > STREAM_BITS - TAIL_BITS {
                 return Err(SfenError::BitOverflow);
             }
-            let window = r.window();
-            if window & 1 == 0 {
-                let run = window.trailing_zeros().min(62 - u);
+            // Each iteration consumes a run of empty squares (zero bits,
+            // counted at once) and the piece that ends it.
+            let mut window = r.window();
+            let run = window.trailing_zeros();
+            if run >= 62 - u {
+                r.skip(62 - u);
+                break;
+            }
+            u += run;
+            if run <= 59 {
+                window >>= run;
                 r.skip(run);
-                u += run;
-                continue;
+            } else {
+                r.skip(run);
+                window = r.window();
             }
             let mut t = u + u32::from(u >= kt_lo);
             t += u32::from(t >= kt_hi);
