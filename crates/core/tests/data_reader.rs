@@ -53,6 +53,14 @@ fn write_bin(path: &Path, records: &[PackedSfenValue]) {
 }
 
 #[test]
+fn reader_and_writer_can_cross_threads() {
+    fn shared<T: Send + Sync>() {}
+    fn sent<T: Send>() {}
+    shared::<BinReader>();
+    sent::<BinWriter>();
+}
+
+#[test]
 fn many_files_read_as_one_sequence() {
     let dir = TempDir::new("many");
     let records = game_records(30);
