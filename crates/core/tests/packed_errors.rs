@@ -184,6 +184,19 @@ fn too_many_pieces_and_material() {
     pieces.push((Square::B3, Color::White, Role::Queen));
     let s = with_pieces(&pieces, Color::Black);
     assert_eq!(decode(&s), Err(SfenError::TooMuchMaterial));
+
+    // Two bishops on light squares next to eight pawns: one must be promoted.
+    let mut pieces = kings(&[]);
+    for f in 0..8u32 {
+        pieces.push((Square::new(8 + f), Color::White, Role::Pawn));
+    }
+    pieces.push((Square::B3, Color::White, Role::Bishop));
+    pieces.push((Square::D3, Color::White, Role::Bishop));
+    let s = with_pieces(&pieces, Color::Black);
+    assert_eq!(decode(&s), Err(SfenError::TooMuchMaterial));
+    pieces.pop();
+    pieces.push((Square::C3, Color::White, Role::Bishop));
+    assert!(decode(&with_pieces(&pieces, Color::Black)).is_ok());
 }
 
 #[test]

@@ -237,8 +237,10 @@ const fn piece_type_value(role: Role) -> u32 {
 }
 
 /// Pawns off the back ranks, at most 16 men per side, and no more pieces
-/// than eight promotions could have produced. `counts[color][type - 1]`
-/// holds the non-king men.
+/// than eight promotions could have produced (the same rule as shakmaty's,
+/// bishops counted per square colour, so a position that passes here also
+/// passes `Chess::from_setup`). `counts[color][type - 1]` holds the
+/// non-king men.
 fn check_material(board: &Board, counts: &[[u8; 8]; 2]) -> Result<(), SfenError> {
     if let Some(sq) = (board.pawns() & Bitboard::BACKRANKS).first() {
         return Err(SfenError::PawnOnBackRank(sq));
@@ -249,8 +251,25 @@ fn check_material(board: &Board, counts: &[[u8; 8]; 2]) -> Result<(), SfenError>
         if men > 16 {
             return Err(SfenError::TooManyPieces(color, men));
         }
+        // A second bishop on the same square colour must be promoted.
+        let promoted_bishops = if bishops >= 2 {
+            let ours = board.bishops() & board.by_color(color);
+            [Bitboard::LIGHT_SQUARES, Bitboard::DARK_SQUARES]
+                .iter()
+                .map(|&shade| {
+                    let on = ours & shade;
+                    if on.more_than_one() {
+                        on.count() as u32 - 1
+                    } else {
+                        0
+                    }
+                })
+                .sum()
+        } else {
+            0
+        };
         let promoted = knights.saturating_sub(2)
-            + bishops.saturating_sub(2)
+            + promoted_bishops
             + rooks.saturating_sub(2)
             + queens.saturating_sub(1);
         if pawns + promoted > 8 {
