@@ -1,0 +1,105 @@
+//! The four integer kernels of the forward pass, in a scalar version and x86
+//! SIMD versions (SSE2, AVX2) chosen once at run time.
+//!
+//! Every SIMD kernel gives bit-identical results to its scalar twin: int16
+//! accumulator arithmetic wraps in both, and the int8 dot products cannot saturate
+//! because transformed inputs are at most 127 (`127 * 128 * 2 < 32767` for AVX2's
+//! pairwise `maddubs`). Tests run every kernel against the scalar one.
+
+pub mod scalar;
+#[cfg(target_arch = "x86_64")]
+pub mod x86;
+
+/// Which implementation of the kernels to run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Plain Rust, any target.
+    Scalar,
+    /// x86-64 SSE2 (always present on x86-64).
+    Sse2,
+    /// x86-64 AVX2.
+    Avx2,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU supports.
+    pub fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                return Kernel::Avx2;
+            }
+            Kernel::Sse2
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Kernel::Scalar
+        }
+    }
+
+    /// Every kernel this CPU can run (for tests and benchmarks).
+    pub fn available() -> Vec<Kernel> {
+        let mut kernels = vec![Kernel::Scalar];
+        #[cfg(target_arch = "x86_64")]
+        {
+            kernels.push(Kernel::Sse2);
+            if std::is_x86_feature_detected!("avx2") {
+                kernels.push(Kernel::Avx2);
+            }
+        }
+        kernels
+    }
+
+    /// A kernel the CPU can actually run: AVX2 degrades to the best available one.
+    fn usable(self) -> Kernel {
+        match self {
+            Kernel::Avx2 if Kernel::detect() != Kernel::Avx2 => Kernel::detect(),
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Sse2 | Kernel::Avx2 => Kernel::Scalar,
+            other => other,
+        }
+    }
+
+    /// `dst = src - Σ removed + Σ added` (wrapping int16). All slices have the
+    /// length of `dst`.
+    pub fn update(self, dst: &mut [i16], src: &[i16], removed: &[&[i16]], added: &[&[i16]]) {
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `usable` only returns Avx2 when the CPU has AVX2.
+            Kernel::Avx2 => unsafe { x86::update_avx2(dst, src, removed, added) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => x86::update_sse2(dst, src, removed, added),
+            _ => scalar::update(dst, src, removed, added),
+        }
+    }
+
+    /// `out[i] = clamp(acc[i], 0, 127)`.
+    pub fn clamp_to_u8(self, acc: &[i16], out: &mut [u8]) {
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Avx2 => unsafe { x86::clamp_avx2(acc, out) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => x86::clamp_sse2(acc, out),
+            _ => scalar::clamp_to_u8(acc, out),
+        }
+    }
+
+    /// `out[o] = bias[o] + Σ_i weights[o * input.len() + i] * input[i]`.
+    /// `input.len()` is the padded row length (a multiple of 32).
+    pub fn affine(self, input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Avx2 => unsafe { x86::affine_avx2(input, weights, bias, out) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => x86::affine_sse2(input, weights, bias, out),
+            _ => scalar::affine(input, weights, bias, out),
+        }
+    }
+
+    /// `out[i] = clamp(input[i] >> 6, 0, 127)`.
+    pub fn clipped_relu(self, input: &[i32], out: &mut [u8]) {
+        scalar::clipped_relu(input, out);
+    }
+}
