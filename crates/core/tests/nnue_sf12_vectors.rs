@@ -51,7 +51,11 @@ fn random_net_matches_python_tool_and_stockfish_12() {
     let net = sf12_net();
     let bytes = net.to_bytes();
     assert_eq!(bytes.len(), 21_022_697);
-    assert_eq!(sha256::hex(&bytes), sha, "our generator differs from make_random_halfkp.py");
+    assert_eq!(
+        sha256::hex(&bytes),
+        sha,
+        "our generator differs from make_random_halfkp.py"
+    );
 
     let net = Arc::new(Network::from_bytes(&bytes, "random_halfkp.nnue").unwrap());
     for (fen, white, stm) in &rows {
@@ -62,10 +66,18 @@ fn random_net_matches_python_tool_and_stockfish_12() {
             .unwrap();
         let value = evaluate(&net, &pos);
         assert_eq!(value, *stm, "{fen}: side-to-move value");
-        let white_view = if pos.turn() == Color::White { value } else { -value };
+        let white_view = if pos.turn() == Color::White {
+            value
+        } else {
+            -value
+        };
         assert_eq!(white_view, *white, "{fen}: white value");
         for kernel in Kernel::available() {
-            assert_eq!(net.evaluate_board(kernel, pos.board(), pos.turn()), *stm, "{fen} {kernel:?}");
+            assert_eq!(
+                net.evaluate_board(kernel, pos.board(), pos.turn()),
+                *stm,
+                "{fen} {kernel:?}"
+            );
             let mut stack = AccumulatorStack::with_kernel(Arc::clone(&net), kernel);
             stack.reset(&pos);
             assert_eq!(stack.evaluate(&pos), *stm, "{fen} stack {kernel:?}");
@@ -103,22 +115,43 @@ mod sha256 {
         for block in msg.chunks(64) {
             let mut w = [0u32; 64];
             for i in 0..16 {
-                w[i] = u32::from_be_bytes([block[4 * i], block[4 * i + 1], block[4 * i + 2], block[4 * i + 3]]);
+                w[i] = u32::from_be_bytes([
+                    block[4 * i],
+                    block[4 * i + 1],
+                    block[4 * i + 2],
+                    block[4 * i + 3],
+                ]);
             }
             for i in 16..64 {
                 let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
                 let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
-                w[i] = w[i - 16].wrapping_add(s0).wrapping_add(w[i - 7]).wrapping_add(s1);
+                w[i] = w[i - 16]
+                    .wrapping_add(s0)
+                    .wrapping_add(w[i - 7])
+                    .wrapping_add(s1);
             }
             let mut v = h;
             for i in 0..64 {
                 let s1 = v[4].rotate_right(6) ^ v[4].rotate_right(11) ^ v[4].rotate_right(25);
                 let ch = (v[4] & v[5]) ^ (!v[4] & v[6]);
-                let t1 = v[7].wrapping_add(s1).wrapping_add(ch).wrapping_add(K[i]).wrapping_add(w[i]);
+                let t1 = v[7]
+                    .wrapping_add(s1)
+                    .wrapping_add(ch)
+                    .wrapping_add(K[i])
+                    .wrapping_add(w[i]);
                 let s0 = v[0].rotate_right(2) ^ v[0].rotate_right(13) ^ v[0].rotate_right(22);
                 let maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
                 let t2 = s0.wrapping_add(maj);
-                v = [t1.wrapping_add(t2), v[0], v[1], v[2], v[3].wrapping_add(t1), v[4], v[5], v[6]];
+                v = [
+                    t1.wrapping_add(t2),
+                    v[0],
+                    v[1],
+                    v[2],
+                    v[3].wrapping_add(t1),
+                    v[4],
+                    v[5],
+                    v[6],
+                ];
             }
             for (a, b) in h.iter_mut().zip(v) {
                 *a = a.wrapping_add(b);
