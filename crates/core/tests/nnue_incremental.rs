@@ -60,9 +60,9 @@ fn pick(pos: &Chess, rng: &mut Rng) -> Option<Move> {
         .filter(|m| m.is_capture() || m.is_castle() || m.is_promotion())
         .collect();
     if !special.is_empty() && rng.below(2) == 0 {
-        return Some(special[rng.below(special.len())].clone());
+        return Some(*special[rng.below(special.len())]);
     }
-    Some(moves[rng.below(moves.len())].clone())
+    Some(moves[rng.below(moves.len())])
 }
 
 /// Walks random lines with pushes, pops (to exercise the lazy walk back over
@@ -82,7 +82,7 @@ fn walk(seed: u64, plies: usize, mut check: impl FnMut(&[Chess], &Move, &mut See
                 seen.promotions += usize::from(mv.is_promotion());
                 seen.king_moves += usize::from(mv.role() == shakmaty::Role::King);
                 let mut next = pos.clone();
-                next.play_unchecked(mv.clone());
+                next.play_unchecked(mv);
                 line.push(next);
                 check(&line, &mv, &mut seen);
                 // Now and then go back a few plies and try another branch.
@@ -128,7 +128,7 @@ fn changes_turn_active_lists_into_each_other() {
             };
             let change = BoardChange::of_move(pos.board(), &mv);
             let mut after = pos.clone();
-            after.play_unchecked(mv.clone());
+            after.play_unchecked(mv);
             let mut applied = pos.board().clone();
             change.apply(&mut applied);
             assert_eq!(&applied, after.board(), "{spec}: BoardChange of {mv:?}");

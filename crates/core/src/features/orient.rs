@@ -92,7 +92,7 @@ pub const fn plane_piece(plane: usize) -> Piece {
         4 => Role::Queen,
         _ => Role::King,
     };
-    let color = if plane % 2 == 0 {
+    let color = if plane.is_multiple_of(2) {
         Color::White
     } else {
         Color::Black

@@ -176,7 +176,7 @@ fn hsum_sse2(v: __m128i) -> i32 {
 }
 
 fn affine_shapes_ok(input: &[u8], weights: &[i8], bias: &[i32], out: &[i32], chunk: usize) -> bool {
-    input.len() % chunk == 0
+    input.len().is_multiple_of(chunk)
         && bias.len() >= out.len()
         && weights.len() >= out.len().saturating_mul(input.len())
 }
