@@ -133,8 +133,7 @@ fn broken_files_are_errors_naming_the_problem() {
     assert!(err(&good[..40]).contains("truncated: description needs bytes 12.."));
     let e = err(&good[..len - 1]);
     assert!(
-        e.contains("needs bytes")
-            && e.contains(&format!("..{len} but the file has {}", len - 1)),
+        e.contains("needs bytes") && e.contains(&format!("..{len} but the file has {}", len - 1)),
         "{e}"
     );
     let mut trailing = good.clone();
@@ -199,7 +198,10 @@ fn broken_files_are_errors_naming_the_problem() {
 fn no_prefix_or_byte_flip_panics() {
     let good = small_net();
     for cut in 0..good.len().min(400) {
-        assert!(Network::from_bytes(&good[..cut], "cut.nnue").is_err(), "a prefix of {cut} bytes loaded");
+        assert!(
+            Network::from_bytes(&good[..cut], "cut.nnue").is_err(),
+            "a prefix of {cut} bytes loaded"
+        );
     }
     for at in (0..good.len()).step_by(7) {
         let mut bad = good.clone();

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use shakmaty::{Board, Chess, Color, Move, Position};
 
+use super::aligned::Aligned;
 use super::network::{Network, Scratch};
 use super::simd::Kernel;
 use super::FV_SCALE;
@@ -20,7 +21,7 @@ use crate::features::{perspective_index, BoardChange};
 /// Both perspectives' accumulators of one position, White's first.
 #[derive(Clone, Debug)]
 struct Entry {
-    values: Vec<i16>,
+    values: Aligned<i16>,
     computed: [bool; 2],
     /// What the move into this position changed (none for the root and null moves).
     change: BoardChange,
@@ -52,7 +53,7 @@ impl AccumulatorStack {
     pub fn with_kernel(net: Arc<Network>, kernel: Kernel) -> Self {
         let scratch = net.scratch();
         let root = Entry {
-            values: vec![0; 2 * net.half_dims()],
+            values: Aligned::new(2 * net.half_dims()),
             computed: [false; 2],
             change: BoardChange::none(),
             board: Board::new(),
@@ -94,7 +95,7 @@ impl AccumulatorStack {
         if self.entries.len() <= self.top {
             let m = self.net.half_dims();
             self.entries.push(Entry {
-                values: vec![0; 2 * m],
+                values: Aligned::new(2 * m),
                 computed: [false; 2],
                 change: BoardChange::none(),
                 board: Board::new(),

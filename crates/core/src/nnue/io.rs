@@ -9,6 +9,7 @@
 
 use std::path::Path;
 
+use super::aligned::Aligned;
 use super::arch::{Architecture, MAX_DESCRIPTION_LEN, VERSION};
 use super::error::NetworkError;
 use super::network::{AffineLayer, Network};
@@ -60,11 +61,13 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn i16s(&mut self, n: usize, what: &'static str) -> Result<Vec<i16>, NetworkError> {
+    fn i16s(&mut self, n: usize, what: &'static str) -> Result<Aligned<i16>, NetworkError> {
         let b = self.take(n * 2, what)?;
-        Ok(b.chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect())
+        let mut out = Aligned::new(n);
+        for (o, c) in out.iter_mut().zip(b.chunks_exact(2)) {
+            *o = i16::from_le_bytes([c[0], c[1]]);
+        }
+        Ok(out)
     }
 
     fn i32s(&mut self, n: usize, what: &'static str) -> Result<Vec<i32>, NetworkError> {
@@ -74,8 +77,13 @@ impl<'a> Reader<'a> {
             .collect())
     }
 
-    fn i8s(&mut self, n: usize, what: &'static str) -> Result<Vec<i8>, NetworkError> {
-        Ok(self.take(n, what)?.iter().map(|&b| b as i8).collect())
+    fn i8s(&mut self, n: usize, what: &'static str) -> Result<Aligned<i8>, NetworkError> {
+        let b = self.take(n, what)?;
+        let mut out = Aligned::new(n);
+        for (o, &v) in out.iter_mut().zip(b) {
+            *o = v as i8;
+        }
+        Ok(out)
     }
 }
 

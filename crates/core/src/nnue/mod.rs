@@ -4,6 +4,7 @@
 //! ([`accumulator`]) and reproducible random nets ([`random`]).
 
 pub mod accumulator;
+pub mod aligned;
 pub mod arch;
 pub mod error;
 pub mod io;

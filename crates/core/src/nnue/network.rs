@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use shakmaty::{Board, Color};
 
+use super::aligned::Aligned;
 use super::arch::{padded, Architecture, Hashes};
 use super::error::NetworkError;
 use super::simd::Kernel;
@@ -17,7 +18,7 @@ pub struct AffineLayer {
     pub biases: Vec<i32>,
     /// `outputs * padded(inputs)` values; padding columns are kept as read so a
     /// file round-trips byte for byte (they multiply zero inputs).
-    pub weights: Vec<i8>,
+    pub weights: Aligned<i8>,
 }
 
 impl AffineLayer {
@@ -35,9 +36,9 @@ pub struct Network {
     pub(crate) features: FeatureSet,
     pub(crate) hashes: Hashes,
     /// `half_dims` int16 biases.
-    pub(crate) ft_biases: Vec<i16>,
+    pub(crate) ft_biases: Aligned<i16>,
     /// `inputs * half_dims` int16 weights, feature-major.
-    pub(crate) ft_weights: Vec<i16>,
+    pub(crate) ft_weights: Aligned<i16>,
     /// Hidden layers then the output layer.
     pub(crate) layers: Vec<AffineLayer>,
 }
@@ -45,9 +46,9 @@ pub struct Network {
 /// Buffers of one forward pass, kept by callers that evaluate often.
 #[derive(Clone, Debug)]
 pub struct Scratch {
-    input: Vec<u8>,
-    sums: Vec<Vec<i32>>,
-    activations: Vec<Vec<u8>>,
+    input: Aligned<u8>,
+    sums: Vec<Aligned<i32>>,
+    activations: Vec<Aligned<u8>>,
 }
 
 impl Network {
@@ -100,7 +101,7 @@ impl Network {
                 )));
             }
             let row = padded(inputs);
-            let mut padded_weights = vec![0i8; outputs * row];
+            let mut padded_weights = Aligned::<i8>::new(outputs * row);
             for (dst, src) in padded_weights.chunks_mut(row).zip(weights.chunks(inputs)) {
                 dst[..inputs].copy_from_slice(src);
             }
@@ -111,15 +112,22 @@ impl Network {
                 weights: padded_weights,
             });
         }
-        Network::assemble(arch, None, ft_biases, ft_weights, built, "<parameters>")
+        Network::assemble(
+            arch,
+            None,
+            Aligned::from_slice(&ft_biases),
+            Aligned::from_slice(&ft_weights),
+            built,
+            "<parameters>",
+        )
     }
 
     /// Puts checked parts together (the readers have already checked sizes).
     pub(crate) fn assemble(
         arch: Architecture,
         description: Option<String>,
-        ft_biases: Vec<i16>,
-        ft_weights: Vec<i16>,
+        ft_biases: Aligned<i16>,
+        ft_weights: Aligned<i16>,
         layers: Vec<AffineLayer>,
         source: &str,
     ) -> Result<Network, NetworkError> {
@@ -196,12 +204,16 @@ impl Network {
     /// Fresh buffers for [`Network::forward`].
     pub fn scratch(&self) -> Scratch {
         Scratch {
-            input: vec![0; padded(2 * self.arch.half_dims)],
-            sums: self.layers.iter().map(|l| vec![0; l.outputs]).collect(),
+            input: Aligned::new(padded(2 * self.arch.half_dims)),
+            sums: self
+                .layers
+                .iter()
+                .map(|l| Aligned::new(l.outputs))
+                .collect(),
             activations: self
                 .layers
                 .iter()
-                .map(|l| vec![0; padded(l.outputs)])
+                .map(|l| Aligned::new(padded(l.outputs)))
                 .collect(),
         }
     }
@@ -249,8 +261,8 @@ impl Network {
     pub fn evaluate_board(&self, kernel: Kernel, board: &Board, turn: Color) -> i32 {
         let m = self.arch.half_dims;
         let mut features = Vec::with_capacity(64);
-        let mut us = vec![0i16; m];
-        let mut them = vec![0i16; m];
+        let mut us = Aligned::<i16>::new(m);
+        let mut them = Aligned::<i16>::new(m);
         self.refresh(kernel, board, turn, &mut features, &mut us);
         self.refresh(kernel, board, !turn, &mut features, &mut them);
         let mut scratch = self.scratch();

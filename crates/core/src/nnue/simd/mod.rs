@@ -1,5 +1,7 @@
 //! The four integer kernels of the forward pass, in a scalar version and x86
-//! SIMD versions (SSE2, AVX2) chosen once at run time.
+//! SIMD versions (SSE2, AVX2, AVX-512 VNNI) chosen once at run time with
+//! `is_x86_feature_detected!`, so a plain `cargo build --release` runs the best
+//! code the CPU has.
 //!
 //! Every SIMD kernel gives bit-identical results to its scalar twin: int16
 //! accumulator arithmetic wraps in both, and the int8 dot products cannot saturate
@@ -10,8 +12,8 @@ pub mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
 
-/// Which implementation of the kernels to run.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// Which implementation of the kernels to run, slowest first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kernel {
     /// Plain Rust, any target.
     Scalar,
@@ -19,45 +21,54 @@ pub enum Kernel {
     Sse2,
     /// x86-64 AVX2.
     Avx2,
+    /// x86-64 AVX-512 (F, BW, VL) with VNNI: `vpdpbusd` does the u8·i8 dot
+    /// products of the affine layers in one exact instruction.
+    Avx512Vnni,
 }
 
 impl Kernel {
-    /// The fastest kernel this CPU supports.
+    /// The fastest kernel this CPU supports (detected once, then cached).
     pub fn detect() -> Kernel {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx2") {
-                return Kernel::Avx2;
+        static DETECTED: std::sync::OnceLock<Kernel> = std::sync::OnceLock::new();
+        *DETECTED.get_or_init(|| {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("avx512vl")
+                    && std::is_x86_feature_detected!("avx512vnni")
+                {
+                    return Kernel::Avx512Vnni;
+                }
+                if std::is_x86_feature_detected!("avx2") {
+                    return Kernel::Avx2;
+                }
+                Kernel::Sse2
             }
-            Kernel::Sse2
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            Kernel::Scalar
-        }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                Kernel::Scalar
+            }
+        })
     }
 
     /// Every kernel this CPU can run (for tests and benchmarks).
     pub fn available() -> Vec<Kernel> {
-        let mut kernels = vec![Kernel::Scalar];
-        #[cfg(target_arch = "x86_64")]
-        {
-            kernels.push(Kernel::Sse2);
-            if std::is_x86_feature_detected!("avx2") {
-                kernels.push(Kernel::Avx2);
-            }
-        }
-        kernels
+        [
+            Kernel::Scalar,
+            Kernel::Sse2,
+            Kernel::Avx2,
+            Kernel::Avx512Vnni,
+        ]
+        .into_iter()
+        .filter(|&k| k <= Kernel::detect())
+        .collect()
     }
 
-    /// A kernel the CPU can actually run: AVX2 degrades to the best available one.
+    /// A kernel the CPU can actually run: one it lacks degrades to the best it has.
+    #[inline]
     fn usable(self) -> Kernel {
-        match self {
-            Kernel::Avx2 if Kernel::detect() != Kernel::Avx2 => Kernel::detect(),
-            #[cfg(not(target_arch = "x86_64"))]
-            Kernel::Sse2 | Kernel::Avx2 => Kernel::Scalar,
-            other => other,
-        }
+        self.min(Kernel::detect())
     }
 
     /// `dst = src - Σ removed + Σ added` (wrapping int16). All slices have the
@@ -65,7 +76,10 @@ impl Kernel {
     pub fn update(self, dst: &mut [i16], src: &[i16], removed: &[&[i16]], added: &[&[i16]]) {
         match self.usable() {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `usable` only returns Avx2 when the CPU has AVX2.
+            // SAFETY: `usable` only returns a kernel whose features the CPU has.
+            Kernel::Avx512Vnni => unsafe { x86::update_avx512(dst, src, removed, added) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
             Kernel::Avx2 => unsafe { x86::update_avx2(dst, src, removed, added) },
             #[cfg(target_arch = "x86_64")]
             Kernel::Sse2 => x86::update_sse2(dst, src, removed, added),
@@ -77,8 +91,8 @@ impl Kernel {
     pub fn clamp_to_u8(self, acc: &[i16], out: &mut [u8]) {
         match self.usable() {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: as above.
-            Kernel::Avx2 => unsafe { x86::clamp_avx2(acc, out) },
+            // SAFETY: as above (AVX-512 implies AVX2).
+            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe { x86::clamp_avx2(acc, out) },
             #[cfg(target_arch = "x86_64")]
             Kernel::Sse2 => x86::clamp_sse2(acc, out),
             _ => scalar::clamp_to_u8(acc, out),
@@ -89,6 +103,9 @@ impl Kernel {
     /// `input.len()` is the padded row length (a multiple of 32).
     pub fn affine(self, input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
         match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Avx512Vnni => unsafe { x86::affine_vnni(input, weights, bias, out) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
             Kernel::Avx2 => unsafe { x86::affine_avx2(input, weights, bias, out) },

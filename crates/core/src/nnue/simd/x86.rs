@@ -27,8 +27,21 @@ pub unsafe fn update_avx2(dst: &mut [i16], src: &[i16], removed: &[&[i16]], adde
     if src.len() < n || !rows_cover(removed, n) || !rows_cover(added, n) {
         return scalar::update(dst, src, removed, added);
     }
+    // SAFETY: the caller guarantees AVX2.
+    unsafe { update_avx2_from(dst, src, removed, added, 0) }
+}
+
+/// [`update_avx2`] from index `start` on; lengths are already checked.
+#[target_feature(enable = "avx2")]
+unsafe fn update_avx2_from(
+    dst: &mut [i16],
+    src: &[i16],
+    removed: &[&[i16]],
+    added: &[&[i16]],
+    mut start: usize,
+) {
+    let n = dst.len();
     const TILE: usize = 4;
-    let mut start = 0;
     while start + TILE * L256 <= n {
         // SAFETY: every access is below `start + TILE * L256 <= n`, checked above
         // for every slice involved.
@@ -181,6 +194,17 @@ fn affine_shapes_ok(input: &[u8], weights: &[i8], bias: &[i32], out: &[i32], chu
         && weights.len() >= out.len().saturating_mul(input.len())
 }
 
+/// Sums each of four registers of eight i32 and adds `bias[0..4]`: the four
+/// results in order.
+#[target_feature(enable = "avx2")]
+fn hsum4_avx2(s: [__m256i; 4], bias: __m128i) -> __m128i {
+    let s01 = _mm256_hadd_epi32(s[0], s[1]);
+    let s23 = _mm256_hadd_epi32(s[2], s[3]);
+    let s = _mm256_hadd_epi32(s01, s23);
+    let s = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    _mm_add_epi32(s, bias)
+}
+
 /// AVX2 [`super::Kernel::affine`]: four output rows at a time share each input
 /// load; `maddubs` multiplies u8 inputs by i8 weights into i16 pairs, `madd` with
 /// ones widens to i32.
@@ -193,32 +217,167 @@ pub unsafe fn affine_avx2(input: &[u8], weights: &[i8], bias: &[i32], out: &mut 
         return scalar::affine(input, weights, bias, out);
     }
     let width = input.len();
-    let chunks = width / 32;
     let ones = _mm256_set1_epi16(1);
     let rows = out.len();
-    let mut o = 0;
-    while o < rows {
-        let block = (rows - o).min(4);
+    let full = rows / 4 * 4;
+    let x_ptr = input.as_ptr();
+    for o in (0..full).step_by(4) {
         let mut sums = [_mm256_setzero_si256(); 4];
-        for c in 0..chunks {
-            // SAFETY: `c * 32 + 32 <= width` and row `o + k < rows` has
-            // `width` weights, checked by `affine_shapes_ok`.
-            unsafe {
-                let x = _mm256_loadu_si256(input.as_ptr().add(c * 32).cast());
-                for (k, sum) in sums.iter_mut().enumerate().take(block) {
-                    let w =
-                        _mm256_loadu_si256(weights.as_ptr().add((o + k) * width + c * 32).cast());
+        // SAFETY: rows `o..o + 4` are below `rows`, each has `width` weights
+        // (checked), and every chunk ends at or before `width`.
+        unsafe {
+            let w_ptr = weights.as_ptr().add(o * width);
+            for c in (0..width).step_by(32) {
+                let x = _mm256_loadu_si256(x_ptr.add(c).cast());
+                for (k, sum) in sums.iter_mut().enumerate() {
+                    let w = _mm256_loadu_si256(w_ptr.add(k * width + c).cast());
                     let products = _mm256_maddubs_epi16(x, w);
                     *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(products, ones));
                 }
             }
+            let b = _mm_loadu_si128(bias.as_ptr().add(o).cast());
+            _mm_storeu_si128(out.as_mut_ptr().add(o).cast(), hsum4_avx2(sums, b));
         }
-        for (k, sum) in sums.iter().enumerate().take(block) {
-            if let (Some(dst), Some(&b)) = (out.get_mut(o + k), bias.get(o + k)) {
-                *dst = b.wrapping_add(hsum_avx2(*sum));
+    }
+    for o in full..rows {
+        let mut sum = _mm256_setzero_si256();
+        // SAFETY: as above for the single row `o`.
+        unsafe {
+            for c in (0..width).step_by(32) {
+                let x = _mm256_loadu_si256(x_ptr.add(c).cast());
+                let w = _mm256_loadu_si256(weights.as_ptr().add(o * width + c).cast());
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), ones));
             }
         }
-        o += block;
+        out[o] = bias[o].wrapping_add(hsum_avx2(sum));
+    }
+}
+
+/// AVX-512 VNNI [`super::Kernel::affine`]: `vpdpbusd` accumulates four u8·i8
+/// products per i32 lane exactly (no intermediate saturation), 64 inputs per
+/// instruction when the row width allows, else 32.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW, VL and VNNI.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni,avx2")]
+pub unsafe fn affine_vnni(input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
+    if !affine_shapes_ok(input, weights, bias, out, 32) {
+        return scalar::affine(input, weights, bias, out);
+    }
+    let width = input.len();
+    let rows = out.len();
+    let x_ptr = input.as_ptr();
+    if width.is_multiple_of(64) {
+        let full = rows / 4 * 4;
+        for o in (0..full).step_by(4) {
+            let mut sums = [_mm512_setzero_si512(); 4];
+            // SAFETY: as in `affine_avx2`, with 64-byte chunks (`width % 64 == 0`).
+            unsafe {
+                let w_ptr = weights.as_ptr().add(o * width);
+                for c in (0..width).step_by(64) {
+                    let x = _mm512_loadu_si512(x_ptr.add(c).cast());
+                    for (k, sum) in sums.iter_mut().enumerate() {
+                        let w = _mm512_loadu_si512(w_ptr.add(k * width + c).cast());
+                        *sum = _mm512_dpbusd_epi32(*sum, x, w);
+                    }
+                }
+                // Fold 512 -> 256 bits, then the AVX2 four-way horizontal sum.
+                let halves = sums.map(|s| {
+                    _mm256_add_epi32(_mm512_castsi512_si256(s), _mm512_extracti64x4_epi64(s, 1))
+                });
+                let b = _mm_loadu_si128(bias.as_ptr().add(o).cast());
+                _mm_storeu_si128(out.as_mut_ptr().add(o).cast(), hsum4_avx2(halves, b));
+            }
+        }
+        for o in full..rows {
+            // SAFETY: as above for the single row `o`.
+            let sum = unsafe {
+                let mut sum = _mm512_setzero_si512();
+                for c in (0..width).step_by(64) {
+                    let x = _mm512_loadu_si512(x_ptr.add(c).cast());
+                    let w = _mm512_loadu_si512(weights.as_ptr().add(o * width + c).cast());
+                    sum = _mm512_dpbusd_epi32(sum, x, w);
+                }
+                _mm512_reduce_add_epi32(sum)
+            };
+            out[o] = bias[o].wrapping_add(sum);
+        }
+    } else {
+        let full = rows / 4 * 4;
+        for o in (0..full).step_by(4) {
+            let mut sums = [_mm256_setzero_si256(); 4];
+            // SAFETY: 32-byte chunks of rows `o..o + 4`, each of `width` (a multiple
+            // of 32) weights, all checked by `affine_shapes_ok`.
+            unsafe {
+                let w_ptr = weights.as_ptr().add(o * width);
+                for c in (0..width).step_by(32) {
+                    let x = _mm256_loadu_si256(x_ptr.add(c).cast());
+                    for (k, sum) in sums.iter_mut().enumerate() {
+                        let w = _mm256_loadu_si256(w_ptr.add(k * width + c).cast());
+                        *sum = _mm256_dpbusd_epi32(*sum, x, w);
+                    }
+                }
+                let b = _mm_loadu_si128(bias.as_ptr().add(o).cast());
+                _mm_storeu_si128(out.as_mut_ptr().add(o).cast(), hsum4_avx2(sums, b));
+            }
+        }
+        for o in full..rows {
+            // SAFETY: as above for the single row `o`.
+            let sum = unsafe {
+                let mut sum = _mm256_setzero_si256();
+                for c in (0..width).step_by(32) {
+                    let x = _mm256_loadu_si256(x_ptr.add(c).cast());
+                    let w = _mm256_loadu_si256(weights.as_ptr().add(o * width + c).cast());
+                    sum = _mm256_dpbusd_epi32(sum, x, w);
+                }
+                sum
+            };
+            out[o] = bias[o].wrapping_add(hsum_avx2(sum));
+        }
+    }
+}
+
+/// AVX-512 [`super::Kernel::update`]: 32 values per register, tiles of four.
+///
+/// # Safety
+/// The CPU must support AVX-512 F and BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub unsafe fn update_avx512(dst: &mut [i16], src: &[i16], removed: &[&[i16]], added: &[&[i16]]) {
+    let n = dst.len();
+    if src.len() < n || !rows_cover(removed, n) || !rows_cover(added, n) {
+        return scalar::update(dst, src, removed, added);
+    }
+    const TILE: usize = 4;
+    const L512: usize = 32;
+    let mut start = 0;
+    while start + TILE * L512 <= n {
+        // SAFETY: every access is below `start + TILE * L512 <= n`.
+        unsafe {
+            let mut regs = [_mm512_setzero_si512(); TILE];
+            for (k, reg) in regs.iter_mut().enumerate() {
+                *reg = _mm512_loadu_si512(src.as_ptr().add(start + k * L512).cast());
+            }
+            for row in removed {
+                for (k, reg) in regs.iter_mut().enumerate() {
+                    let w = _mm512_loadu_si512(row.as_ptr().add(start + k * L512).cast());
+                    *reg = _mm512_sub_epi16(*reg, w);
+                }
+            }
+            for row in added {
+                for (k, reg) in regs.iter_mut().enumerate() {
+                    let w = _mm512_loadu_si512(row.as_ptr().add(start + k * L512).cast());
+                    *reg = _mm512_add_epi16(*reg, w);
+                }
+            }
+            for (k, reg) in regs.iter().enumerate() {
+                _mm512_storeu_si512(dst.as_mut_ptr().add(start + k * L512).cast(), *reg);
+            }
+        }
+        start += TILE * L512;
+    }
+    if start < n {
+        // SAFETY: AVX-512 implies AVX2; the AVX2 kernel handles the rest.
+        unsafe { update_avx2_from(dst, src, removed, added, start) };
     }
 }
 
