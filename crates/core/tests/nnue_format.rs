@@ -41,7 +41,7 @@ fn halfkp_file_follows_stockfish_12_layout() {
             .iter()
             .map(|&b| b as i8)
             .collect::<Vec<_>>(),
-        out.weights
+        out.weights.as_slice()
     );
     let again = Network::from_bytes(&bytes, "halfkp.nnue").unwrap();
     assert!(again.to_bytes() == bytes);
