@@ -11,6 +11,7 @@ pub mod io;
 pub mod network;
 pub mod quant;
 pub mod random;
+pub mod sha256;
 pub mod simd;
 
 pub use accumulator::AccumulatorStack;

@@ -1,0 +1,123 @@
+//! Every SIMD kernel equals the scalar one on random data of awkward sizes
+//! (remainders after full SIMD tiles, extreme and wrapping values).
+
+use std::sync::Arc;
+
+use nnue_core::nnue::aligned::Aligned;
+use nnue_core::nnue::random::splitmix64_finalize;
+use nnue_core::nnue::{random_network, AccumulatorStack, Architecture, Kernel};
+use shakmaty::{Chess, Position};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        splitmix64_finalize(self.0)
+    }
+}
+
+#[test]
+fn kernels_agree_with_scalar() {
+    let mut rng = Rng(42);
+    let kernels = Kernel::available();
+    assert!(kernels.contains(&Kernel::Scalar));
+    for &len in &[
+        1usize, 7, 15, 16, 31, 32, 33, 63, 64, 65, 127, 128, 200, 256, 300, 512, 1024,
+    ] {
+        let src: Vec<i16> = (0..len).map(|_| rng.next() as i16).collect();
+        let rows: Vec<Vec<i16>> = (0..5)
+            .map(|_| (0..len).map(|_| rng.next() as i16).collect())
+            .collect();
+        let removed: Vec<&[i16]> = rows[..2].iter().map(Vec::as_slice).collect();
+        let added: Vec<&[i16]> = rows[2..].iter().map(Vec::as_slice).collect();
+        let mut expected = vec![0i16; len];
+        Kernel::Scalar.update(&mut expected, &src, &removed, &added);
+        let mut expected_clamp = vec![0u8; len];
+        Kernel::Scalar.clamp_to_u8(&src, &mut expected_clamp);
+        for &kernel in &kernels {
+            // Both aligned and deliberately misaligned buffers.
+            for offset in [0usize, 1] {
+                let mut dst = vec![0i16; len + offset];
+                kernel.update(&mut dst[offset..], &src, &removed, &added);
+                assert_eq!(dst[offset..], expected[..], "update {kernel:?} len {len}");
+                let mut out = vec![0u8; len + offset];
+                kernel.clamp_to_u8(&src, &mut out[offset..]);
+                assert_eq!(
+                    out[offset..],
+                    expected_clamp[..],
+                    "clamp {kernel:?} len {len}"
+                );
+            }
+        }
+    }
+    for &(rows, width) in &[
+        (1usize, 32usize),
+        (3, 32),
+        (4, 64),
+        (5, 96),
+        (32, 512),
+        (37, 1024),
+        (8, 160),
+    ] {
+        let mut input = Aligned::<u8>::new(width);
+        for x in input.iter_mut() {
+            // Transformed inputs are 0..=127; bias towards the extremes.
+            *x = match rng.next() % 4 {
+                0 => 0,
+                1 => 127,
+                _ => (rng.next() % 128) as u8,
+            };
+        }
+        let mut weights = Aligned::<i8>::new(rows * width);
+        for w in weights.iter_mut() {
+            *w = match rng.next() % 4 {
+                0 => -128,
+                1 => 127,
+                _ => rng.next() as i8,
+            };
+        }
+        let bias: Vec<i32> = (0..rows)
+            .map(|_| (rng.next() % 100_000) as i32 - 50_000)
+            .collect();
+        let mut expected = vec![0i32; rows];
+        Kernel::Scalar.affine(&input, &weights, &bias, &mut expected);
+        for &kernel in &kernels {
+            let mut out = vec![0i32; rows];
+            kernel.affine(&input, &weights, &bias, &mut out);
+            assert_eq!(out, expected, "affine {kernel:?} {rows}x{width}");
+        }
+    }
+}
+
+#[test]
+fn deep_lines_grow_the_stack_without_limit() {
+    let arch = Architecture::new("All", 16, &[4]).unwrap();
+    let net = Arc::new(random_network(&arch, 3).unwrap());
+    let mut stack = AccumulatorStack::new(Arc::clone(&net));
+    let mut pos = Chess::default();
+    stack.reset(&pos);
+    stack.pop(); // popping the root is ignored
+    assert_eq!(stack.depth(), 0);
+    let mut rng = Rng(9);
+    // 600 plies of shuffling pieces and null moves, far beyond a 250-ply search.
+    for ply in 0..600 {
+        if ply % 5 == 4 && !pos.is_check() {
+            stack.push_null();
+            pos = pos.swap_turn().expect("a null move outside check is legal");
+        } else {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(rng.next() % moves.len() as u64) as usize];
+            stack.push(&pos, &mv);
+            pos.play_unchecked(mv);
+        }
+        if ply % 50 == 0 {
+            assert_eq!(stack.evaluate(&pos), nnue_core::nnue::evaluate(&net, &pos));
+        }
+    }
+    assert!(stack.depth() > 250);
+    assert_eq!(stack.evaluate(&pos), nnue_core::nnue::evaluate(&net, &pos));
+}
