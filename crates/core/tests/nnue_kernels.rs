@@ -26,20 +26,28 @@ fn kernels_agree_with_scalar() {
         1usize, 7, 15, 16, 31, 32, 33, 63, 64, 65, 127, 128, 200, 256, 300, 512, 1024,
     ] {
         let src: Vec<i16> = (0..len).map(|_| rng.next() as i16).collect();
-        let rows: Vec<Vec<i16>> = (0..5)
-            .map(|_| (0..len).map(|_| rng.next() as i16).collect())
-            .collect();
-        let removed: Vec<&[i16]> = rows[..2].iter().map(Vec::as_slice).collect();
-        let added: Vec<&[i16]> = rows[2..].iter().map(Vec::as_slice).collect();
+        // A table of 6 rows; remove two, add three (one of them twice).
+        let table: Vec<i16> = (0..6 * len).map(|_| rng.next() as i16).collect();
+        let (removed, added) = ([1u32, 4], [0u32, 5, 5]);
         let mut expected = vec![0i16; len];
-        Kernel::Scalar.update(&mut expected, &src, &removed, &added);
+        Kernel::Scalar.update(&mut expected, &src, &table, &removed, &added);
+        // The scalar kernel is the definition; check it against plain arithmetic.
+        for i in 0..len {
+            let v = src[i]
+                .wrapping_sub(table[len + i])
+                .wrapping_sub(table[4 * len + i])
+                .wrapping_add(table[i])
+                .wrapping_add(table[5 * len + i])
+                .wrapping_add(table[5 * len + i]);
+            assert_eq!(expected[i], v);
+        }
         let mut expected_clamp = vec![0u8; len];
         Kernel::Scalar.clamp_to_u8(&src, &mut expected_clamp);
         for &kernel in &kernels {
             // Both aligned and deliberately misaligned buffers.
             for offset in [0usize, 1] {
                 let mut dst = vec![0i16; len + offset];
-                kernel.update(&mut dst[offset..], &src, &removed, &added);
+                kernel.update(&mut dst[offset..], &src, &table, &removed, &added);
                 assert_eq!(dst[offset..], expected[..], "update {kernel:?} len {len}");
                 let mut out = vec![0u8; len + offset];
                 kernel.clamp_to_u8(&src, &mut out[offset..]);
@@ -49,6 +57,14 @@ fn kernels_agree_with_scalar() {
                     "clamp {kernel:?} len {len}"
                 );
             }
+            // An out-of-range row or a short source is not a panic: such rows
+            // count as zero (the scalar definition).
+            let mut dst = vec![0i16; len];
+            kernel.update(&mut dst, &src, &table, &[99], &[]);
+            assert_eq!(dst, src, "{kernel:?} out-of-range row");
+            kernel.update(&mut dst, &src[..len / 2], &table, &[], &[]);
+            assert_eq!(dst[..len / 2], src[..len / 2]);
+            assert!(dst[len / 2..].iter().all(|&v| v == 0));
         }
     }
     for &(rows, width) in &[

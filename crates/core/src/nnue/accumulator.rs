@@ -185,16 +185,13 @@ impl AccumulatorStack {
                 removed,
                 added,
             );
-            with_rows(net, removed, |off| {
-                with_rows(net, added, |on| {
-                    kernel.update(
-                        &mut cur.values[p * m..(p + 1) * m],
-                        &prev.values[p * m..(p + 1) * m],
-                        off,
-                        on,
-                    );
-                });
-            });
+            kernel.update(
+                &mut cur.values[p * m..(p + 1) * m],
+                &prev.values[p * m..(p + 1) * m],
+                net.ft_weights(),
+                removed,
+                added,
+            );
             cur.computed[p] = true;
         }
     }
@@ -222,21 +219,5 @@ impl AccumulatorStack {
         let m = self.net.half_dims();
         let p = perspective_index(perspective);
         &self.entries[self.top].values[p * m..(p + 1) * m]
-    }
-}
-
-/// Calls `f` with the transformer rows of `features`, without allocating for the
-/// usual handful of rows.
-pub(crate) fn with_rows<R>(net: &Network, features: &[u32], f: impl FnOnce(&[&[i16]]) -> R) -> R {
-    const INLINE: usize = 32;
-    if features.len() <= INLINE {
-        let mut rows: [&[i16]; INLINE] = [&[]; INLINE];
-        for (row, &feature) in rows.iter_mut().zip(features) {
-            *row = net.ft_row(feature);
-        }
-        f(&rows[..features.len()])
-    } else {
-        let rows: Vec<&[i16]> = features.iter().map(|&x| net.ft_row(x)).collect();
-        f(&rows)
     }
 }

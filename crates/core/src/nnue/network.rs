@@ -230,9 +230,7 @@ impl Network {
     ) {
         features.clear();
         self.features.active(board, perspective, features);
-        super::accumulator::with_rows(self, features, |rows| {
-            kernel.update(acc, &self.ft_biases, &[], rows);
-        });
+        kernel.update(acc, &self.ft_biases, &self.ft_weights, &[], features);
     }
 
     /// The forward pass from the two accumulators: raw output (before `/ 16`).

@@ -71,19 +71,38 @@ impl Kernel {
         self.min(Kernel::detect())
     }
 
-    /// `dst = src - Σ removed + Σ added` (wrapping int16). All slices have the
-    /// length of `dst`.
-    pub fn update(self, dst: &mut [i16], src: &[i16], removed: &[&[i16]], added: &[&[i16]]) {
+    /// `dst = src - Σ table rows of removed + Σ table rows of added` (wrapping
+    /// int16), where row `f` of the feature-major `table` is
+    /// `table[f * n..(f + 1) * n]` and `n = dst.len()`.
+    pub fn update(
+        self,
+        dst: &mut [i16],
+        src: &[i16],
+        table: &[i16],
+        removed: &[u32],
+        added: &[u32],
+    ) {
+        let n = dst.len();
+        let valid = src.len() >= n
+            && removed
+                .iter()
+                .chain(added)
+                .all(|&f| scalar::row(table, f, n).is_some());
+        if !valid {
+            return scalar::update(dst, src, table, removed, added);
+        }
         match self.usable() {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `usable` only returns a kernel whose features the CPU has.
-            Kernel::Avx512Vnni => unsafe { x86::update_avx512(dst, src, removed, added) },
+            // SAFETY: `usable` only returns a kernel whose features the CPU has, and
+            // the lengths and row indices were checked above.
+            Kernel::Avx512Vnni => unsafe { x86::update_avx512(dst, src, table, removed, added) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            Kernel::Avx2 => unsafe { x86::update_avx2(dst, src, removed, added) },
+            Kernel::Avx2 => unsafe { x86::update_avx2(dst, src, table, removed, added) },
             #[cfg(target_arch = "x86_64")]
-            Kernel::Sse2 => x86::update_sse2(dst, src, removed, added),
-            _ => scalar::update(dst, src, removed, added),
+            // SAFETY: as above (SSE2 is part of x86-64).
+            Kernel::Sse2 => unsafe { x86::update_sse2(dst, src, table, removed, added) },
+            _ => scalar::update(dst, src, table, removed, added),
         }
     }
 

@@ -1,15 +1,27 @@
 //! Reference kernels: the definition every SIMD kernel is tested against.
 
-/// See [`super::Kernel::update`].
-pub fn update(dst: &mut [i16], src: &[i16], removed: &[&[i16]], added: &[&[i16]]) {
-    dst.copy_from_slice(src);
-    for row in removed {
-        for (d, &w) in dst.iter_mut().zip(row.iter()) {
+/// Row `feature` of a feature-major `table` of rows `width` long, if it exists.
+#[inline]
+pub fn row(table: &[i16], feature: u32, width: usize) -> Option<&[i16]> {
+    let start = (feature as usize).checked_mul(width)?;
+    table.get(start..start.checked_add(width)?)
+}
+
+/// See [`super::Kernel::update`]. Rows outside `table` count as zero and a
+/// short `src` leaves the rest of `dst` as zero, so no input can panic.
+pub fn update(dst: &mut [i16], src: &[i16], table: &[i16], removed: &[u32], added: &[u32]) {
+    let n = dst.len();
+    dst.fill(0);
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = s;
+    }
+    for &f in removed {
+        for (d, &w) in dst.iter_mut().zip(row(table, f, n).unwrap_or(&[])) {
             *d = d.wrapping_sub(w);
         }
     }
-    for row in added {
-        for (d, &w) in dst.iter_mut().zip(row.iter()) {
+    for &f in added {
+        for (d, &w) in dst.iter_mut().zip(row(table, f, n).unwrap_or(&[])) {
             *d = d.wrapping_add(w);
         }
     }

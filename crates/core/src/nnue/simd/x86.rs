@@ -7,120 +7,118 @@ use std::arch::x86_64::*;
 
 use super::scalar;
 
+/// Lanes of a 512-bit register of i16.
+const L512: usize = 32;
 /// Lanes of a 256-bit register of i16.
 const L256: usize = 16;
 /// Lanes of a 128-bit register of i16.
 const L128: usize = 8;
 
-fn rows_cover(rows: &[&[i16]], n: usize) -> bool {
-    rows.iter().all(|r| r.len() >= n)
-}
-
-/// AVX2 [`super::Kernel::update`]: tiles of four registers (64 values) stay in
-/// registers while every removed and added row is applied.
+/// Scalar update of elements `start..n` (what no full SIMD tile covers).
 ///
 /// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub unsafe fn update_avx2(dst: &mut [i16], src: &[i16], removed: &[&[i16]], added: &[&[i16]]) {
-    let n = dst.len();
-    if src.len() < n || !rows_cover(removed, n) || !rows_cover(added, n) {
-        return scalar::update(dst, src, removed, added);
-    }
-    // SAFETY: the caller guarantees AVX2.
-    unsafe { update_avx2_from(dst, src, removed, added, 0) }
-}
-
-/// [`update_avx2`] from index `start` on; lengths are already checked.
-#[target_feature(enable = "avx2")]
-unsafe fn update_avx2_from(
+/// As for the SIMD update kernels: `src.len() >= dst.len()` and every row index
+/// is inside `table`.
+unsafe fn update_tail(
     dst: &mut [i16],
     src: &[i16],
-    removed: &[&[i16]],
-    added: &[&[i16]],
-    mut start: usize,
+    table: &[i16],
+    removed: &[u32],
+    added: &[u32],
+    start: usize,
 ) {
     let n = dst.len();
-    const TILE: usize = 4;
-    while start + TILE * L256 <= n {
-        // SAFETY: every access is below `start + TILE * L256 <= n`, checked above
-        // for every slice involved.
+    for i in start..n {
+        // SAFETY: `i < n <= src.len()` and `f * n + i < (f + 1) * n <= table.len()`.
         unsafe {
-            let mut regs = [_mm256_setzero_si256(); TILE];
-            for (k, reg) in regs.iter_mut().enumerate() {
-                *reg = _mm256_loadu_si256(src.as_ptr().add(start + k * L256).cast());
+            let mut v = *src.get_unchecked(i);
+            for &f in removed {
+                v = v.wrapping_sub(*table.get_unchecked(f as usize * n + i));
             }
-            for row in removed {
-                for (k, reg) in regs.iter_mut().enumerate() {
-                    let w = _mm256_loadu_si256(row.as_ptr().add(start + k * L256).cast());
-                    *reg = _mm256_sub_epi16(*reg, w);
-                }
+            for &f in added {
+                v = v.wrapping_add(*table.get_unchecked(f as usize * n + i));
             }
-            for row in added {
-                for (k, reg) in regs.iter_mut().enumerate() {
-                    let w = _mm256_loadu_si256(row.as_ptr().add(start + k * L256).cast());
-                    *reg = _mm256_add_epi16(*reg, w);
-                }
-            }
-            for (k, reg) in regs.iter().enumerate() {
-                _mm256_storeu_si256(dst.as_mut_ptr().add(start + k * L256).cast(), *reg);
-            }
+            *dst.get_unchecked_mut(i) = v;
         }
-        start += TILE * L256;
-    }
-    update_tail(dst, src, removed, added, start);
-}
-
-/// Scalar update of `start..` (the part no full SIMD tile covers).
-fn update_tail(dst: &mut [i16], src: &[i16], removed: &[&[i16]], added: &[&[i16]], start: usize) {
-    let tail = |r: &[i16]| -> Vec<i16> { r.get(start..).unwrap_or(&[]).to_vec() };
-    if start >= dst.len() {
-        return;
-    }
-    let removed_tail: Vec<Vec<i16>> = removed.iter().map(|r| tail(r)).collect();
-    let added_tail: Vec<Vec<i16>> = added.iter().map(|r| tail(r)).collect();
-    let removed_refs: Vec<&[i16]> = removed_tail.iter().map(Vec::as_slice).collect();
-    let added_refs: Vec<&[i16]> = added_tail.iter().map(Vec::as_slice).collect();
-    if let (Some(d), Some(s)) = (dst.get_mut(start..), src.get(start..)) {
-        scalar::update(d, s, &removed_refs, &added_refs);
     }
 }
 
-/// SSE2 [`super::Kernel::update`].
-pub fn update_sse2(dst: &mut [i16], src: &[i16], removed: &[&[i16]], added: &[&[i16]]) {
-    let n = dst.len();
-    if src.len() < n || !rows_cover(removed, n) || !rows_cover(added, n) {
-        return scalar::update(dst, src, removed, added);
-    }
-    const TILE: usize = 8;
-    let mut start = 0;
-    while start + TILE * L128 <= n {
-        // SAFETY: bounds as in `update_avx2`; SSE2 is part of x86-64.
-        unsafe {
-            let mut regs = [_mm_setzero_si128(); TILE];
-            for (k, reg) in regs.iter_mut().enumerate() {
-                *reg = _mm_loadu_si128(src.as_ptr().add(start + k * L128).cast());
-            }
-            for row in removed {
-                for (k, reg) in regs.iter_mut().enumerate() {
-                    let w = _mm_loadu_si128(row.as_ptr().add(start + k * L128).cast());
-                    *reg = _mm_sub_epi16(*reg, w);
+/// Generates a tiled update kernel: tiles of `TILE` registers stay in registers
+/// while every removed and added row is applied, then one store.
+macro_rules! tiled_update {
+    ($(#[$meta:meta])* $name:ident, $feature:literal, $lanes:expr, $zero:ident, $load:ident, $store:ident, $sub:ident, $add:ident, $tile:expr) => {
+        $(#[$meta])*
+        /// # Safety
+        /// The CPU must support the kernel's instruction set; `src.len() >=
+        /// dst.len()` and every row index is inside `table` (row `f` is
+        /// `table[f * n..(f + 1) * n]` with `n = dst.len()`).
+        #[target_feature(enable = $feature)]
+        pub unsafe fn $name(dst: &mut [i16], src: &[i16], table: &[i16], removed: &[u32], added: &[u32]) {
+            let n = dst.len();
+            const TILE: usize = $tile;
+            let mut start = 0;
+            while start + TILE * $lanes <= n {
+                // SAFETY: every access is below `start + TILE * lanes <= n` within
+                // `src`, `dst` or a row of `table`, as the caller guarantees.
+                unsafe {
+                    let mut regs = [$zero(); TILE];
+                    for (k, reg) in regs.iter_mut().enumerate() {
+                        *reg = $load(src.as_ptr().add(start + k * $lanes).cast());
+                    }
+                    for &f in removed {
+                        let row = table.as_ptr().add(f as usize * n + start);
+                        for (k, reg) in regs.iter_mut().enumerate() {
+                            *reg = $sub(*reg, $load(row.add(k * $lanes).cast()));
+                        }
+                    }
+                    for &f in added {
+                        let row = table.as_ptr().add(f as usize * n + start);
+                        for (k, reg) in regs.iter_mut().enumerate() {
+                            *reg = $add(*reg, $load(row.add(k * $lanes).cast()));
+                        }
+                    }
+                    for (k, reg) in regs.iter().enumerate() {
+                        $store(dst.as_mut_ptr().add(start + k * $lanes).cast(), *reg);
+                    }
                 }
+                start += TILE * $lanes;
             }
-            for row in added {
-                for (k, reg) in regs.iter_mut().enumerate() {
-                    let w = _mm_loadu_si128(row.as_ptr().add(start + k * L128).cast());
-                    *reg = _mm_add_epi16(*reg, w);
+            // Single registers, then scalar for the last few values.
+            while start + $lanes <= n {
+                // SAFETY: as above for one register.
+                unsafe {
+                    let mut reg = $load(src.as_ptr().add(start).cast());
+                    for &f in removed {
+                        reg = $sub(reg, $load(table.as_ptr().add(f as usize * n + start).cast()));
+                    }
+                    for &f in added {
+                        reg = $add(reg, $load(table.as_ptr().add(f as usize * n + start).cast()));
+                    }
+                    $store(dst.as_mut_ptr().add(start).cast(), reg);
                 }
+                start += $lanes;
             }
-            for (k, reg) in regs.iter().enumerate() {
-                _mm_storeu_si128(dst.as_mut_ptr().add(start + k * L128).cast(), *reg);
-            }
+            // SAFETY: forwarded from the caller.
+            unsafe { update_tail(dst, src, table, removed, added, start) };
         }
-        start += TILE * L128;
-    }
-    update_tail(dst, src, removed, added, start);
+    };
 }
+
+tiled_update!(
+    /// AVX-512 [`super::Kernel::update`]: 32 values per register.
+    update_avx512, "avx512f,avx512bw", L512, _mm512_setzero_si512, _mm512_loadu_si512,
+    _mm512_storeu_si512, _mm512_sub_epi16, _mm512_add_epi16, 4
+);
+tiled_update!(
+    /// AVX2 [`super::Kernel::update`]: 16 values per register.
+    update_avx2, "avx2", L256, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_storeu_si256,
+    _mm256_sub_epi16, _mm256_add_epi16, 4
+);
+tiled_update!(
+    /// SSE2 [`super::Kernel::update`]: 8 values per register.
+    update_sse2, "sse2", L128, _mm_setzero_si128, _mm_loadu_si128, _mm_storeu_si128,
+    _mm_sub_epi16, _mm_add_epi16, 8
+);
 
 /// AVX2 [`super::Kernel::clamp_to_u8`].
 ///
@@ -334,50 +332,6 @@ pub unsafe fn affine_vnni(input: &[u8], weights: &[i8], bias: &[i32], out: &mut 
             };
             out[o] = bias[o].wrapping_add(hsum_avx2(sum));
         }
-    }
-}
-
-/// AVX-512 [`super::Kernel::update`]: 32 values per register, tiles of four.
-///
-/// # Safety
-/// The CPU must support AVX-512 F and BW.
-#[target_feature(enable = "avx512f,avx512bw")]
-pub unsafe fn update_avx512(dst: &mut [i16], src: &[i16], removed: &[&[i16]], added: &[&[i16]]) {
-    let n = dst.len();
-    if src.len() < n || !rows_cover(removed, n) || !rows_cover(added, n) {
-        return scalar::update(dst, src, removed, added);
-    }
-    const TILE: usize = 4;
-    const L512: usize = 32;
-    let mut start = 0;
-    while start + TILE * L512 <= n {
-        // SAFETY: every access is below `start + TILE * L512 <= n`.
-        unsafe {
-            let mut regs = [_mm512_setzero_si512(); TILE];
-            for (k, reg) in regs.iter_mut().enumerate() {
-                *reg = _mm512_loadu_si512(src.as_ptr().add(start + k * L512).cast());
-            }
-            for row in removed {
-                for (k, reg) in regs.iter_mut().enumerate() {
-                    let w = _mm512_loadu_si512(row.as_ptr().add(start + k * L512).cast());
-                    *reg = _mm512_sub_epi16(*reg, w);
-                }
-            }
-            for row in added {
-                for (k, reg) in regs.iter_mut().enumerate() {
-                    let w = _mm512_loadu_si512(row.as_ptr().add(start + k * L512).cast());
-                    *reg = _mm512_add_epi16(*reg, w);
-                }
-            }
-            for (k, reg) in regs.iter().enumerate() {
-                _mm512_storeu_si512(dst.as_mut_ptr().add(start + k * L512).cast(), *reg);
-            }
-        }
-        start += TILE * L512;
-    }
-    if start < n {
-        // SAFETY: AVX-512 implies AVX2; the AVX2 kernel handles the rest.
-        unsafe { update_avx2_from(dst, src, removed, added, start) };
     }
 }
 
