@@ -217,6 +217,7 @@ fn stockfish_ignores_the_halfkp_description_and_so_do_we() {
     let mut bytes = net.to_bytes();
     // Same length, different text: Stockfish 12 loads it.
     bytes[12..17].copy_from_slice(b"Other");
+    bytes[20] = 0xFF; // not UTF-8: kept byte for byte
     let read = Network::from_bytes(&bytes, "renamed.nnue").unwrap();
     assert!(read.description().starts_with("Other"));
     assert!(read.to_bytes() == bytes);

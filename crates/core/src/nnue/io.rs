@@ -182,7 +182,7 @@ impl Network {
         }
         Network::assemble(
             arch,
-            Some(description),
+            Some(raw.to_vec()),
             ft_biases,
             ft_weights,
             layers,
@@ -206,8 +206,8 @@ impl Network {
         let hashes = self.hashes;
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&hashes.file.to_le_bytes());
-        out.extend_from_slice(&(self.description.len() as u32).to_le_bytes());
-        out.extend_from_slice(self.description.as_bytes());
+        out.extend_from_slice(&(self.description_bytes.len() as u32).to_le_bytes());
+        out.extend_from_slice(&self.description_bytes);
         out.extend_from_slice(&hashes.transformer.to_le_bytes());
         out.extend(self.ft_biases.iter().flat_map(|v| v.to_le_bytes()));
         out.extend(self.ft_weights.iter().flat_map(|v| v.to_le_bytes()));

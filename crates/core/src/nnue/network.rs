@@ -33,6 +33,9 @@ impl AffineLayer {
 pub struct Network {
     pub(crate) arch: Architecture,
     pub(crate) description: String,
+    /// The description exactly as stored (Stockfish does not check it, so a
+    /// foreign file may hold any bytes; they are written back unchanged).
+    pub(crate) description_bytes: Vec<u8>,
     pub(crate) features: FeatureSet,
     pub(crate) hashes: Hashes,
     /// `half_dims` int16 biases.
@@ -125,7 +128,7 @@ impl Network {
     /// Puts checked parts together (the readers have already checked sizes).
     pub(crate) fn assemble(
         arch: Architecture,
-        description: Option<String>,
+        description: Option<Vec<u8>>,
         ft_biases: Aligned<i16>,
         ft_weights: Aligned<i16>,
         layers: Vec<AffineLayer>,
@@ -136,18 +139,22 @@ impl Network {
                 source_name: source.to_string(),
                 problem: e.to_string(),
             })?;
-        Ok(Network {
-            description: description.unwrap_or_else(|| arch.description()),
+        let mut net = Network {
+            description_bytes: description.unwrap_or_else(|| arch.description().into_bytes()),
+            description: String::new(),
             hashes: arch.hashes(),
             arch,
             features,
             ft_biases,
             ft_weights,
             layers,
-        })
+        };
+        net.description = String::from_utf8_lossy(&net.description_bytes).into_owned();
+        Ok(net)
     }
 
-    /// The description string stored in the file.
+    /// The description string stored in the file (bytes that are not UTF-8 shown
+    /// as U+FFFD; the file is written back with the original bytes).
     pub fn description(&self) -> &str {
         &self.description
     }
