@@ -67,6 +67,26 @@ fn kernels_agree_with_scalar() {
             assert!(dst[len / 2..].iter().all(|&v| v == 0));
         }
     }
+    for &len in &[1usize, 31, 32, 33, 64, 100] {
+        let input: Vec<i32> = (0..len)
+            .map(|k| match k % 5 {
+                0 => i32::MIN,
+                1 => i32::MAX,
+                2 => 127 << 6,
+                _ => rng.next() as i32 >> (rng.next() % 24),
+            })
+            .collect();
+        let mut expected = vec![0u8; len];
+        Kernel::Scalar.clipped_relu(&input, &mut expected);
+        for (e, &v) in expected.iter().zip(&input) {
+            assert_eq!(i32::from(*e), (v >> 6).clamp(0, 127));
+        }
+        for &kernel in &kernels {
+            let mut out = vec![0u8; len];
+            kernel.clipped_relu(&input, &mut out);
+            assert_eq!(out, expected, "clipped relu {kernel:?} len {len}");
+        }
+    }
     for &(rows, width) in &[
         (1usize, 32usize),
         (3, 32),

@@ -136,6 +136,11 @@ impl Kernel {
 
     /// `out[i] = clamp(input[i] >> 6, 0, 127)`.
     pub fn clipped_relu(self, input: &[i32], out: &mut [u8]) {
-        scalar::clipped_relu(input, out);
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above (AVX-512 implies AVX2).
+            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe { x86::clipped_relu_avx2(input, out) },
+            _ => scalar::clipped_relu(input, out),
+        }
     }
 }

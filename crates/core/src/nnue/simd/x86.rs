@@ -365,3 +365,34 @@ pub fn affine_sse2(input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) 
             .wrapping_add(hsum_sse2(sum));
     }
 }
+
+/// AVX2 [`super::Kernel::clipped_relu`]: shift, then two saturating packs give
+/// `clamp(v >> 6, -128, 127)`, a max with zero the lower bound; the dword permute
+/// undoes the packs' 128-bit lane interleaving.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn clipped_relu_avx2(input: &[i32], out: &mut [u8]) {
+    let n = input.len().min(out.len());
+    let mut i = 0;
+    while i + 32 <= n {
+        // SAFETY: `i + 32 <= n` bounds the 32 i32 read and the 32 u8 written.
+        unsafe {
+            let p = input.as_ptr().add(i);
+            let s0 = _mm256_srai_epi32(_mm256_loadu_si256(p.cast()), 6);
+            let s1 = _mm256_srai_epi32(_mm256_loadu_si256(p.add(8).cast()), 6);
+            let s2 = _mm256_srai_epi32(_mm256_loadu_si256(p.add(16).cast()), 6);
+            let s3 = _mm256_srai_epi32(_mm256_loadu_si256(p.add(24).cast()), 6);
+            let words = _mm256_packs_epi16(_mm256_packs_epi32(s0, s1), _mm256_packs_epi32(s2, s3));
+            let clamped = _mm256_max_epi8(words, _mm256_setzero_si256());
+            let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+            let ordered = _mm256_permutevar8x32_epi32(clamped, order);
+            _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), ordered);
+        }
+        i += 32;
+    }
+    if let (Some(a), Some(o)) = (input.get(i..n), out.get_mut(i..n)) {
+        scalar::clipped_relu(a, o);
+    }
+}
