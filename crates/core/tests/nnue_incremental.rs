@@ -126,7 +126,7 @@ fn changes_turn_active_lists_into_each_other() {
                 pos = position(STARTS[rng.below(STARTS.len())]);
                 continue;
             };
-            let change = BoardChange::of_move(pos.board(), &mv);
+            let change = BoardChange::of_move(pos.board(), pos.turn(), &mv);
             let mut after = pos.clone();
             after.play_unchecked(mv);
             let mut applied = pos.board().clone();

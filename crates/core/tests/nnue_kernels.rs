@@ -157,3 +157,33 @@ fn deep_lines_grow_the_stack_without_limit() {
     assert!(stack.depth() > 250);
     assert_eq!(stack.evaluate(&pos), nnue_core::nnue::evaluate(&net, &pos));
 }
+
+#[test]
+fn network_is_shareable_and_scratch_is_checked() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<nnue_core::nnue::Network>();
+    let a = random_network(&Architecture::new("All", 32, &[8]).unwrap(), 1).unwrap();
+    let b = random_network(&Architecture::new("H+V", 64, &[16, 4]).unwrap(), 2).unwrap();
+    let pos = Chess::default();
+    let mut us = vec![0i16; 64];
+    let mut them = vec![0i16; 64];
+    let mut features = Vec::new();
+    b.refresh(
+        Kernel::detect(),
+        pos.board(),
+        shakmaty::Color::White,
+        &mut features,
+        &mut us,
+    );
+    b.refresh(
+        Kernel::detect(),
+        pos.board(),
+        shakmaty::Color::Black,
+        &mut features,
+        &mut them,
+    );
+    // A scratch of network `a` used with `b` is rebuilt, not a panic.
+    let mut scratch = a.scratch();
+    let raw = b.forward(Kernel::detect(), &us, &them, &mut scratch);
+    assert_eq!(raw / 16, nnue_core::nnue::evaluate(&b, &pos));
+}

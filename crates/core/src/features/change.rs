@@ -54,11 +54,14 @@ impl BoardChange {
             .any(|d| d.piece.role == Role::King && d.piece.color == color)
     }
 
-    /// Computes the change that `mv` makes on `board` (the board before the move).
+    /// Computes the change that `mv`, played by `mover`, makes on `board` (the
+    /// board before the move).
     ///
     /// Only the board is read, so this works for any legal move of standard chess
-    /// (and for Chess960 castling encoded king-takes-rook, as shakmaty does).
-    pub fn of_move(board: &Board, mv: &Move) -> BoardChange {
+    /// (and for Chess960 castling encoded king-takes-rook, as shakmaty does). The
+    /// mover's colour is needed for drops (`Move::Put`), which name no square the
+    /// piece comes from; for other moves the colour on the from-square is used.
+    pub fn of_move(board: &Board, mover: Color, mv: &Move) -> BoardChange {
         let mut change = BoardChange::none();
         match *mv {
             Move::Normal {
@@ -68,7 +71,7 @@ impl BoardChange {
                 to,
                 promotion,
             } => {
-                let color = board.color_at(from).unwrap_or(Color::White);
+                let color = board.color_at(from).unwrap_or(mover);
                 if let Some(captured) = capture {
                     change.add(DirtyPiece {
                         piece: captured.of(!color),
@@ -97,7 +100,7 @@ impl BoardChange {
                 }
             }
             Move::EnPassant { from, to } => {
-                let color = board.color_at(from).unwrap_or(Color::White);
+                let color = board.color_at(from).unwrap_or(mover);
                 let captured = Square::from_coords(to.file(), from.rank());
                 change.add(DirtyPiece {
                     piece: Role::Pawn.of(!color),
@@ -111,7 +114,7 @@ impl BoardChange {
                 });
             }
             Move::Castle { king, rook } => {
-                let color = board.color_at(king).unwrap_or(Color::White);
+                let color = board.color_at(king).unwrap_or(mover);
                 let side = mv
                     .castling_side()
                     .unwrap_or(shakmaty::CastlingSide::KingSide);
@@ -129,11 +132,10 @@ impl BoardChange {
                 });
             }
             Move::Put { role, to } => {
-                // Crazyhouse drops do not occur in standard chess; the colour of the
-                // dropping side is not known from the board alone, so a drop is
-                // recorded as a white piece appearing. The stack refreshes instead.
+                // Crazyhouse drops do not occur in standard chess, but they are a
+                // move type shakmaty has: a piece of the mover appears.
                 change.add(DirtyPiece {
-                    piece: role.of(Color::White),
+                    piece: role.of(mover),
                     from: None,
                     to: Some(to),
                 });

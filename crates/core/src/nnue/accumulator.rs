@@ -106,7 +106,7 @@ impl AccumulatorStack {
 
     /// Records the position after `mv` played in `before`.
     pub fn push(&mut self, before: &Chess, mv: &Move) {
-        let change = BoardChange::of_move(before.board(), mv);
+        let change = BoardChange::of_move(before.board(), before.turn(), mv);
         let entry = self.next_entry();
         entry.board.clone_from(before.board());
         change.apply(&mut entry.board);
@@ -198,7 +198,15 @@ impl AccumulatorStack {
 
     /// The evaluation of the top position `pos` in internal units from its side
     /// to move's view: the same value as [`super::evaluate`]`(net, pos)`.
+    ///
+    /// The board is the one the stack tracked through `reset` and `push`; `pos`
+    /// supplies the side to move (debug builds check that the boards agree).
     pub fn evaluate(&mut self, pos: &Chess) -> i32 {
+        debug_assert_eq!(
+            &self.entries[self.top].board,
+            pos.board(),
+            "AccumulatorStack::evaluate: position differs from the pushed line"
+        );
         for perspective in COLORS {
             self.update(perspective);
         }

@@ -243,6 +243,17 @@ impl Network {
     /// The forward pass from the two accumulators: raw output (before `/ 16`).
     /// `us` is the side to move's accumulator.
     pub fn forward(&self, kernel: Kernel, us: &[i16], them: &[i16], scratch: &mut Scratch) -> i32 {
+        // A scratch made for another network is rebuilt rather than misused.
+        let fits = scratch.input.len() == padded(2 * self.arch.half_dims)
+            && scratch.sums.len() == self.layers.len()
+            && scratch
+                .sums
+                .iter()
+                .zip(&self.layers)
+                .all(|(s, l)| s.len() == l.outputs);
+        if !fits {
+            *scratch = self.scratch();
+        }
         let m = self.arch.half_dims;
         let (first, second) = scratch.input.split_at_mut(m);
         kernel.clamp_to_u8(us, first);
