@@ -16,11 +16,30 @@ pub struct RandomNetArgs {
     #[arg(long, default_value_t = 256)]
     pub half: usize,
     /// Hidden layer widths, comma separated (empty for none).
-    #[arg(long, default_value = "32,32", allow_hyphen_values = false)]
+    #[arg(long, default_value = "32,32")]
     pub hidden: String,
+    /// The whole architecture in one: `<features>:<M>:<hidden,...>`, e.g.
+    /// `HalfKP:256:32,32` or `All:512:32` (overrides the three options above).
+    #[arg(long)]
+    pub arch: Option<String>,
     /// Output file.
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// Parses `--arch` text `<features>:<M>:<hidden,...>`.
+fn parse_arch(text: &str) -> Result<(String, usize, Vec<usize>), String> {
+    let mut parts = text.splitn(3, ':');
+    let features = parts.next().unwrap_or_default().trim().to_string();
+    let half = parts
+        .next()
+        .ok_or_else(|| format!("--arch '{text}': expected <features>:<M>:<hidden,...>"))?;
+    let half = half
+        .trim()
+        .parse()
+        .map_err(|_| format!("--arch '{text}': '{half}' is not a transformer width"))?;
+    let hidden = widths(parts.next().unwrap_or(""))?;
+    Ok((features, half, hidden))
 }
 
 /// Parses `"32,32"` (or `""`) into widths.
@@ -36,8 +55,11 @@ fn widths(text: &str) -> Result<Vec<usize>, String> {
 }
 
 pub fn run(args: &RandomNetArgs) -> Result<(), String> {
-    let hidden = widths(&args.hidden)?;
-    let arch = Architecture::new(&args.features, args.half, &hidden).map_err(|e| e.to_string())?;
+    let (features, half, hidden) = match &args.arch {
+        Some(text) => parse_arch(text)?,
+        None => (args.features.clone(), args.half, widths(&args.hidden)?),
+    };
+    let arch = Architecture::new(&features, half, &hidden).map_err(|e| e.to_string())?;
     let net = random_network(&arch, args.seed).map_err(|e| e.to_string())?;
     let bytes = net.to_bytes();
     let target = args.out.display().to_string();

@@ -68,6 +68,26 @@ fn random_net_then_info() {
     assert!(ok);
     assert!(std::fs::read(&path).unwrap() == first);
 
+    // `--arch` is the same architecture in one option.
+    let (ok, stdout, stderr) = learn(&[
+        "random-net",
+        "--seed",
+        "7",
+        "--arch",
+        "All+H+V:64:16,8",
+        "--out",
+        path_text,
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("All+H+V 960->64x2-16-8-1"));
+    assert!(std::fs::read(&path).unwrap() == first);
+    let (ok, _, stderr) = learn(&["random-net", "--arch", "All:x", "--out", path_text]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("'x' is not a transformer width"),
+        "{stderr}"
+    );
+
     // A broken file is an error naming it.
     std::fs::write(&path, &first[..100]).unwrap();
     let (ok, _, stderr) = learn(&["info", path_text]);
