@@ -262,3 +262,42 @@ fn quantization_follows_formats_md() {
         .to_string()
         .contains("7 transformer biases, expected 8"));
 }
+
+mod arbitrary_input {
+    use nnue_core::features::FeatureSet;
+    use nnue_core::nnue::Network;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Any bytes after a valid version word: an error or a network, never a panic.
+        #[test]
+        fn reader_never_panics(tail in proptest::collection::vec(any::<u8>(), 0..600)) {
+            let mut bytes = 0x7AF3_2F16u32.to_le_bytes().to_vec();
+            bytes.extend_from_slice(&tail);
+            let _ = Network::from_bytes(&bytes, "fuzz.nnue");
+        }
+
+        /// A valid header and description with garbage after it.
+        #[test]
+        fn reader_never_panics_after_a_header(cut in 0usize..2000, fill in any::<u8>()) {
+            let arch = nnue_core::nnue::Architecture::new("H+V", 8, &[4]).unwrap();
+            let mut bytes = nnue_core::nnue::random_network(&arch, 1).unwrap().to_bytes();
+            let at = cut.min(bytes.len());
+            for b in &mut bytes[at..] {
+                *b = fill;
+            }
+            bytes.truncate(bytes.len() - (cut % 3));
+            let _ = Network::from_bytes(&bytes, "fuzz.nnue");
+        }
+
+        /// Any feature-set name: parsed or refused, never a panic.
+        #[test]
+        fn feature_names_never_panic(name in "[A-Za-z0-9+*()\\- ]{0,24}") {
+            if let Ok(set) = FeatureSet::parse(&name) {
+                prop_assert_eq!(FeatureSet::parse(set.name()).unwrap().size(), set.size());
+            }
+        }
+    }
+}
