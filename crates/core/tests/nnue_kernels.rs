@@ -162,6 +162,7 @@ fn deep_lines_grow_the_stack_without_limit() {
 fn network_is_shareable_and_scratch_is_checked() {
     fn shareable<T: Send + Sync>() {}
     shareable::<nnue_core::nnue::Network>();
+    shareable::<AccumulatorStack>();
     let a = random_network(&Architecture::new("All", 32, &[8]).unwrap(), 1).unwrap();
     let b = random_network(&Architecture::new("H+V", 64, &[16, 4]).unwrap(), 2).unwrap();
     let pos = Chess::default();

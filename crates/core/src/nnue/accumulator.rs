@@ -2,9 +2,10 @@
 //!
 //! `push` only records what the move changed (a [`BoardChange`]) and the board after
 //! it; the accumulators are computed on `evaluate`, by walking back to the nearest
-//! entry whose accumulator is known and applying the changes forward — or by a
-//! refresh when a change on the way needs one (HalfKP: own king moved). Positions
-//! that are never evaluated (pruned before their eval) thus cost almost nothing.
+//! entry whose accumulator is known — or to the nearest entry that needs a refresh
+//! (HalfKP: own king moved), which is then refreshed — and applying the changes
+//! forward. Positions that are never evaluated (pruned before their eval) thus cost
+//! almost nothing, and every computed entry serves the siblings that follow.
 //! The two perspectives are tracked separately, so a king move refreshes only its
 //! own side.
 
@@ -144,33 +145,28 @@ impl AccumulatorStack {
         let p = perspective_index(perspective);
         let m = net.half_dims();
         let set = net.feature_set();
-        // Walk back to the nearest computed entry, unless a change on the way
-        // needs a refresh anyway.
+        // Walk back to the nearest computed entry, or to the entry whose own move
+        // needs a refresh (HalfKP: own king moved); refresh that one, so the
+        // siblings evaluated later find a computed parent, then update forward.
         let mut base = top;
-        let mut refresh = false;
         while !entries[base].computed[p] {
-            if base == 0 {
-                refresh = true;
-                break;
-            }
-            let (prev, cur) = (&entries[base - 1], &entries[base]);
-            if set.needs_refresh(&prev.board, &cur.board, &cur.change, perspective) {
-                refresh = true;
+            let needs_refresh = base == 0 || {
+                let (prev, cur) = (&entries[base - 1], &entries[base]);
+                set.needs_refresh(&prev.board, &cur.board, &cur.change, perspective)
+            };
+            if needs_refresh {
+                let entry = &mut entries[base];
+                net.refresh(
+                    kernel,
+                    &entry.board,
+                    perspective,
+                    features,
+                    &mut entry.values[p * m..(p + 1) * m],
+                );
+                entry.computed[p] = true;
                 break;
             }
             base -= 1;
-        }
-        if refresh {
-            let entry = &mut entries[top];
-            net.refresh(
-                kernel,
-                &entry.board,
-                perspective,
-                features,
-                &mut entry.values[p * m..(p + 1) * m],
-            );
-            entry.computed[p] = true;
-            return;
         }
         for i in base + 1..=top {
             let (done, rest) = entries.split_at_mut(i);
