@@ -1,1 +1,117 @@
-//! (module under construction)
+//! Feature sets: which inputs of the network are on for a position.
+//!
+//! A [`FeatureSet`] is built from its name (grammar in [`spec`]) and gives, for a
+//! board and a perspective, the active feature indices; for a move (as a
+//! [`BoardChange`]), the features that turn off and on; and whether the accumulator
+//! must instead be refreshed. Blocks and their exact index formulas:
+//!
+//! | name | size | module |
+//! |---|---|---|
+//! | `HalfKP` | 41024 | [`halfkp`] (Stockfish 12, rotated `sq ^ 63`) |
+//! | `All` | 768 | [`all`] |
+//! | `K` | 64 | [`king`] |
+//! | `King-All` (= `K*All`) | 49152 | [`algebra`] |
+//! | `H`, `V` | 96 | [`lines`] |
+//! | `D1`, `D2` | 180 | [`lines`] |
+//! | `PH`, `PV` | 1152 | [`pairs`] |
+//! | `MB` | 768 | [`mobility`] |
+//! | `MC` | 160 | [`mobility`] (thesis: 206, see there) |
+
+pub mod algebra;
+pub mod all;
+pub mod block;
+pub mod change;
+pub mod halfkp;
+pub mod king;
+pub mod lines;
+pub mod mobility;
+pub mod orient;
+pub mod pairs;
+pub mod spec;
+
+use shakmaty::{Board, Color};
+
+pub use block::FeatureBlock;
+pub use change::{BoardChange, DirtyPiece};
+pub use orient::perspective_index;
+pub use spec::FeatureSetError;
+
+/// A parsed feature set: the block tree plus its canonical name and size.
+#[derive(Debug)]
+pub struct FeatureSet {
+    name: String,
+    size: usize,
+    root: Box<dyn FeatureBlock>,
+}
+
+impl FeatureSet {
+    /// Builds the feature set named `spec` (e.g. `"HalfKP"`, `"All+H+V"`, `"K*All"`).
+    ///
+    /// ```
+    /// let set = nnue_core::features::FeatureSet::parse("All+H+V").unwrap();
+    /// assert_eq!(set.size(), 768 + 96 + 96);
+    /// assert_eq!(set.name(), "All+H+V");
+    /// ```
+    pub fn parse(spec: &str) -> Result<FeatureSet, FeatureSetError> {
+        let root = spec::parse(spec)?;
+        Ok(FeatureSet {
+            name: root.name(),
+            size: root.size(),
+            root,
+        })
+    }
+
+    /// Canonical name (whitespace removed, redundant parentheses dropped).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Number of features per perspective.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Whether this is exactly Stockfish 12's HalfKP.
+    pub fn is_halfkp(&self) -> bool {
+        self.name == "HalfKP"
+    }
+
+    /// Appends the active features of `board` for `perspective` to `out`.
+    pub fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {
+        self.root.active(board, perspective, out);
+    }
+
+    /// The active features of `board` for `perspective`, sorted.
+    pub fn active_sorted(&self, board: &Board, perspective: Color) -> Vec<u32> {
+        let mut out = Vec::with_capacity(64);
+        self.active(board, perspective, &mut out);
+        out.sort_unstable();
+        out
+    }
+
+    /// Whether `perspective`'s accumulator must be rebuilt after `change`.
+    pub fn needs_refresh(
+        &self,
+        before: &Board,
+        after: &Board,
+        change: &BoardChange,
+        perspective: Color,
+    ) -> bool {
+        self.root.needs_refresh(before, after, change, perspective)
+    }
+
+    /// Appends the features that turn off and on with `change` (when no refresh is
+    /// needed).
+    pub fn changed(
+        &self,
+        before: &Board,
+        after: &Board,
+        change: &BoardChange,
+        perspective: Color,
+        removed: &mut Vec<u32>,
+        added: &mut Vec<u32>,
+    ) {
+        self.root
+            .changed(before, after, change, perspective, removed, added);
+    }
+}

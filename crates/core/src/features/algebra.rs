@@ -1,0 +1,231 @@
+//! Composition of blocks (thesis notation `A ⊕ B` and `A × B`).
+//!
+//! * [`Sum`]: the features of every part side by side; part `k`'s indices are
+//!   offset by the sizes of the parts before it.
+//! * [`Product`]: one feature per pair `(a, b)`, index `a * |B| + b`, active when
+//!   both are. King-All is `K * All`.
+
+use shakmaty::{Board, Color};
+
+use super::block::FeatureBlock;
+use super::change::BoardChange;
+
+/// Offsets the entries of `list` from `start` on by `offset`.
+fn shift(list: &mut [u32], start: usize, offset: u32) {
+    if let Some(tail) = list.get_mut(start..) {
+        for index in tail {
+            *index += offset;
+        }
+    }
+}
+
+/// `A + B + …`.
+#[derive(Debug)]
+pub struct Sum {
+    parts: Vec<Box<dyn FeatureBlock>>,
+}
+
+impl Sum {
+    pub fn new(parts: Vec<Box<dyn FeatureBlock>>) -> Sum {
+        Sum { parts }
+    }
+
+    /// `(part, offset of its first feature)`.
+    fn with_offsets(&self) -> impl Iterator<Item = (&dyn FeatureBlock, u32)> {
+        self.parts.iter().scan(0u32, |offset, part| {
+            let start = *offset;
+            *offset += part.size() as u32;
+            Some((part.as_ref(), start))
+        })
+    }
+}
+
+impl FeatureBlock for Sum {
+    fn name(&self) -> String {
+        let names: Vec<String> = self.parts.iter().map(|p| p.name()).collect();
+        names.join("+")
+    }
+
+    fn size(&self) -> usize {
+        self.parts
+            .iter()
+            .fold(0usize, |n, p| n.saturating_add(p.size()))
+    }
+
+    fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {
+        for (part, offset) in self.with_offsets() {
+            let start = out.len();
+            part.active(board, perspective, out);
+            shift(out, start, offset);
+        }
+    }
+
+    fn needs_refresh(
+        &self,
+        before: &Board,
+        after: &Board,
+        change: &BoardChange,
+        perspective: Color,
+    ) -> bool {
+        self.parts
+            .iter()
+            .any(|p| p.needs_refresh(before, after, change, perspective))
+    }
+
+    fn changed(
+        &self,
+        before: &Board,
+        after: &Board,
+        change: &BoardChange,
+        perspective: Color,
+        removed: &mut Vec<u32>,
+        added: &mut Vec<u32>,
+    ) {
+        for (part, offset) in self.with_offsets() {
+            let (r, a) = (removed.len(), added.len());
+            part.changed(before, after, change, perspective, removed, added);
+            shift(removed, r, offset);
+            shift(added, a, offset);
+        }
+    }
+}
+
+/// `A * B`.
+#[derive(Debug)]
+pub struct Product {
+    left: Box<dyn FeatureBlock>,
+    right: Box<dyn FeatureBlock>,
+}
+
+impl Product {
+    pub fn new(left: Box<dyn FeatureBlock>, right: Box<dyn FeatureBlock>) -> Product {
+        Product { left, right }
+    }
+}
+
+/// The spec text of a factor: sums need parentheses inside a product.
+fn factor_name(block: &dyn FeatureBlock) -> String {
+    let name = block.name();
+    if name.contains('+') {
+        format!("({name})")
+    } else {
+        name
+    }
+}
+
+impl FeatureBlock for Product {
+    fn name(&self) -> String {
+        format!(
+            "{}*{}",
+            factor_name(self.left.as_ref()),
+            factor_name(self.right.as_ref())
+        )
+    }
+
+    fn size(&self) -> usize {
+        self.left.size().saturating_mul(self.right.size())
+    }
+
+    fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {
+        let mut left = Vec::with_capacity(8);
+        let mut right = Vec::with_capacity(64);
+        self.left.active(board, perspective, &mut left);
+        self.right.active(board, perspective, &mut right);
+        let width = self.right.size() as u32;
+        for &a in &left {
+            out.extend(right.iter().map(|&b| a * width + b));
+        }
+    }
+
+    /// A change of the left factor changes the row of every right feature, so it is
+    /// cheaper (and simpler) to rebuild; for King-All that is "the own king moved".
+    fn needs_refresh(
+        &self,
+        before: &Board,
+        after: &Board,
+        change: &BoardChange,
+        perspective: Color,
+    ) -> bool {
+        if self.left.needs_refresh(before, after, change, perspective)
+            || self.right.needs_refresh(before, after, change, perspective)
+        {
+            return true;
+        }
+        let (mut off, mut on) = (Vec::new(), Vec::new());
+        self.left
+            .changed(before, after, change, perspective, &mut off, &mut on);
+        !off.is_empty() || !on.is_empty()
+    }
+
+    fn changed(
+        &self,
+        before: &Board,
+        after: &Board,
+        change: &BoardChange,
+        perspective: Color,
+        removed: &mut Vec<u32>,
+        added: &mut Vec<u32>,
+    ) {
+        let mut left = Vec::with_capacity(8);
+        self.left.active(after, perspective, &mut left);
+        let (mut off, mut on) = (Vec::with_capacity(8), Vec::with_capacity(8));
+        self.right
+            .changed(before, after, change, perspective, &mut off, &mut on);
+        let width = self.right.size() as u32;
+        for &a in &left {
+            removed.extend(off.iter().map(|&b| a * width + b));
+            added.extend(on.iter().map(|&b| a * width + b));
+        }
+    }
+}
+
+/// A block known by a name of its own (King-All = `K*All`), so the name written
+/// into a network file stays the one the user chose.
+#[derive(Debug)]
+pub struct Named {
+    name: &'static str,
+    inner: Box<dyn FeatureBlock>,
+}
+
+impl Named {
+    pub fn new(name: &'static str, inner: Box<dyn FeatureBlock>) -> Named {
+        Named { name, inner }
+    }
+}
+
+impl FeatureBlock for Named {
+    fn name(&self) -> String {
+        self.name.to_string()
+    }
+
+    fn size(&self) -> usize {
+        self.inner.size()
+    }
+
+    fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {
+        self.inner.active(board, perspective, out);
+    }
+
+    fn needs_refresh(
+        &self,
+        before: &Board,
+        after: &Board,
+        change: &BoardChange,
+        perspective: Color,
+    ) -> bool {
+        self.inner.needs_refresh(before, after, change, perspective)
+    }
+
+    fn changed(
+        &self,
+        before: &Board,
+        after: &Board,
+        change: &BoardChange,
+        perspective: Color,
+        removed: &mut Vec<u32>,
+        added: &mut Vec<u32>,
+    ) {
+        self.inner
+            .changed(before, after, change, perspective, removed, added);
+    }
+}

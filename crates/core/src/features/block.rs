@@ -1,0 +1,114 @@
+//! The trait every feature block implements.
+
+use shakmaty::{Board, Color};
+use std::fmt::Debug;
+
+use super::change::BoardChange;
+
+/// A block of binary input features, defined per perspective.
+///
+/// Feature indices are `u32` in `0..size()`. Every method *appends* to the output
+/// vectors, so composite blocks can offset just the part a child wrote.
+pub trait FeatureBlock: Send + Sync + Debug {
+    /// Canonical spec text of the block (what [`super::FeatureSet::parse`] accepts).
+    fn name(&self) -> String;
+
+    /// Number of features per perspective.
+    fn size(&self) -> usize;
+
+    /// Appends the active features of `board` from `perspective`'s view, each once.
+    fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>);
+
+    /// Whether the accumulator of `perspective` must be rebuilt from scratch rather
+    /// than updated after `change` (e.g. HalfKP when the own king moved).
+    fn needs_refresh(
+        &self,
+        before: &Board,
+        after: &Board,
+        change: &BoardChange,
+        perspective: Color,
+    ) -> bool {
+        let _ = (before, after, change, perspective);
+        false
+    }
+
+    /// Appends the features that turned off (`removed`) and on (`added`) from
+    /// `before` to `after`. Only called when [`Self::needs_refresh`] is false.
+    ///
+    /// The default diffs the two active lists: always right, and cheap enough for
+    /// blocks whose features depend on more than the moved pieces (lines, pairs,
+    /// mobility). Blocks whose features are the pieces themselves override it.
+    fn changed(
+        &self,
+        before: &Board,
+        after: &Board,
+        change: &BoardChange,
+        perspective: Color,
+        removed: &mut Vec<u32>,
+        added: &mut Vec<u32>,
+    ) {
+        let _ = change;
+        let mut old = Vec::with_capacity(64);
+        let mut new = Vec::with_capacity(64);
+        self.active(before, perspective, &mut old);
+        self.active(after, perspective, &mut new);
+        diff_sorted(&mut old, &mut new, removed, added);
+    }
+}
+
+/// Appends `old \ new` to `removed` and `new \ old` to `added` (both sorted first).
+pub fn diff_sorted(old: &mut [u32], new: &mut [u32], removed: &mut Vec<u32>, added: &mut Vec<u32>) {
+    old.sort_unstable();
+    new.sort_unstable();
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        match (old.get(i), new.get(j)) {
+            (Some(&a), Some(&b)) if a == b => {
+                i += 1;
+                j += 1;
+            }
+            (Some(&a), Some(&b)) if a < b => {
+                removed.push(a);
+                i += 1;
+            }
+            (Some(_), Some(&b)) => {
+                added.push(b);
+                j += 1;
+            }
+            (Some(&a), None) => {
+                removed.push(a);
+                i += 1;
+            }
+            (None, Some(&b)) => {
+                added.push(b);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+}
+
+/// A fixed-size "is this feature already listed" set for blocks with set semantics
+/// (several pieces can switch on the same feature).
+pub(crate) struct SeenSet {
+    bits: Vec<u64>,
+}
+
+impl SeenSet {
+    pub(crate) fn new(size: usize) -> SeenSet {
+        SeenSet {
+            bits: vec![0; size.div_ceil(64)],
+        }
+    }
+
+    /// Pushes `index` to `out` unless it was pushed before.
+    pub(crate) fn push(&mut self, index: usize, out: &mut Vec<u32>) {
+        if let Some(word) = self.bits.get_mut(index / 64) {
+            let bit = 1u64 << (index % 64);
+            if *word & bit == 0 {
+                *word |= bit;
+                out.push(index as u32);
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! K: the own king's square (64 features, flipped for Black). On its own it is a
+//! tiny block; its use is as the left factor of a product: `K*All` = King-All.
+
+use shakmaty::{Board, Color};
+
+use super::block::FeatureBlock;
+use super::change::BoardChange;
+use super::orient::{orient, Orientation};
+
+/// Own king square.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct King;
+
+impl FeatureBlock for King {
+    fn name(&self) -> String {
+        "K".to_string()
+    }
+
+    fn size(&self) -> usize {
+        64
+    }
+
+    fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {
+        if let Some(king) = board.king_of(perspective) {
+            out.push(orient(king, perspective, Orientation::Flip).to_u32());
+        }
+    }
+
+    fn needs_refresh(
+        &self,
+        _before: &Board,
+        _after: &Board,
+        change: &BoardChange,
+        perspective: Color,
+    ) -> bool {
+        change.king_moved(perspective)
+    }
+}

@@ -1,0 +1,60 @@
+//! Pair blocks: a feature per (line, first piece plane, second piece plane) for every
+//! two pieces that are neighbours along a rank (PH) or a file (PV) — nothing but
+//! empty squares between them. 8 lines × 12 × 12 planes = 1152 features each.
+//!
+//! On the perspective's relative board, PH pairs run from the a-file towards the
+//! h-file and PV pairs from the perspective's own back rank forward:
+//! `index = 144 * line + 12 * plane(first) + plane(second)`.
+
+use shakmaty::{Bitboard, Board, Color, File, Rank, Square};
+
+use super::block::{FeatureBlock, SeenSet};
+use super::orient::{plane, relative_board, Orientation};
+
+/// Along which lines a [`Pairs`] block looks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PairKind {
+    /// Neighbours along ranks, block PH.
+    Horizontal,
+    /// Neighbours along files, block PV.
+    Vertical,
+}
+
+/// One of PH, PV.
+#[derive(Copy, Clone, Debug)]
+pub struct Pairs(pub PairKind);
+
+impl FeatureBlock for Pairs {
+    fn name(&self) -> String {
+        match self.0 {
+            PairKind::Horizontal => "PH",
+            PairKind::Vertical => "PV",
+        }
+        .to_string()
+    }
+
+    fn size(&self) -> usize {
+        8 * 12 * 12
+    }
+
+    fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {
+        let rel = relative_board(board, perspective, Orientation::Flip);
+        let mut seen = SeenSet::new(self.size());
+        for line in 0..8u32 {
+            let mask = match self.0 {
+                PairKind::Horizontal => Bitboard::from_rank(Rank::new(line)),
+                PairKind::Vertical => Bitboard::from_file(File::new(line)),
+            };
+            // Squares of one rank or file iterate in increasing index order, which is
+            // a→h along a rank and 1→8 along a file.
+            let mut previous: Option<Square> = None;
+            for sq in rel.occupied() & mask {
+                let first = previous.and_then(|p| rel.piece_at(p));
+                if let (Some(first), Some(second)) = (first, rel.piece_at(sq)) {
+                    seen.push(144 * line as usize + 12 * plane(first) + plane(second), out);
+                }
+                previous = Some(sq);
+            }
+        }
+    }
+}

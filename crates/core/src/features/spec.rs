@@ -1,0 +1,152 @@
+//! The feature-set name grammar.
+//!
+//! ```text
+//! spec   := term ( '+' term )*          sum: indices of later terms offset
+//! term   := factor ( '*' factor )*      product, left-associative
+//! factor := BLOCK | '(' spec ')'
+//! BLOCK  := HalfKP | All | K | King-All | H | V | D1 | D2 | PH | PV | MB | MC
+//! ```
+//! Block names are case-sensitive, whitespace is ignored, and `King-All` is the same
+//! features as `K*All` under its thesis name. Examples: `HalfKP`, `All+H+V`,
+//! `K*All`, `King-All+MC`, `K*(H+V)`.
+
+use super::algebra::{Named, Product, Sum};
+use super::all::All;
+use super::block::FeatureBlock;
+use super::halfkp::HalfKp;
+use super::king::King;
+use super::lines::{LineKind, Lines};
+use super::mobility::{MobilityBoard, MobilityCount};
+use super::pairs::{PairKind, Pairs};
+
+/// A feature-set name that does not follow the grammar.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("feature set '{spec}': {problem} at character {position}")]
+pub struct FeatureSetError {
+    pub spec: String,
+    pub position: usize,
+    pub problem: String,
+}
+
+/// The names [`parse`] accepts for single blocks.
+pub const BLOCK_NAMES: [&str; 12] = [
+    "HalfKP", "All", "K", "King-All", "H", "V", "D1", "D2", "PH", "PV", "MB", "MC",
+];
+
+/// Builds the block called `name`, if there is one.
+pub fn block(name: &str) -> Option<Box<dyn FeatureBlock>> {
+    Some(match name {
+        "HalfKP" => Box::new(HalfKp),
+        "All" => Box::new(All),
+        "K" => Box::new(King),
+        "King-All" => Box::new(Named::new(
+            "King-All",
+            Box::new(Product::new(Box::new(King), Box::new(All))),
+        )),
+        "H" => Box::new(Lines(LineKind::Rank)),
+        "V" => Box::new(Lines(LineKind::File)),
+        "D1" => Box::new(Lines(LineKind::Diagonal)),
+        "D2" => Box::new(Lines(LineKind::AntiDiagonal)),
+        "PH" => Box::new(Pairs(PairKind::Horizontal)),
+        "PV" => Box::new(Pairs(PairKind::Vertical)),
+        "MB" => Box::new(MobilityBoard),
+        "MC" => Box::new(MobilityCount),
+        _ => return None,
+    })
+}
+
+struct Parser<'a> {
+    spec: &'a str,
+    chars: Vec<(usize, char)>,
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, problem: impl Into<String>) -> FeatureSetError {
+        FeatureSetError {
+            spec: self.spec.to_string(),
+            position: self.chars.get(self.pos).map_or(self.spec.len(), |c| c.0),
+            problem: problem.into(),
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).map(|c| c.1)
+    }
+
+    fn spec(&mut self) -> Result<Box<dyn FeatureBlock>, FeatureSetError> {
+        let mut parts = vec![self.term()?];
+        while self.peek() == Some('+') {
+            self.pos += 1;
+            parts.push(self.term()?);
+        }
+        Ok(if parts.len() == 1 {
+            parts.remove(0)
+        } else {
+            Box::new(Sum::new(parts))
+        })
+    }
+
+    fn term(&mut self) -> Result<Box<dyn FeatureBlock>, FeatureSetError> {
+        let mut left = self.factor()?;
+        while self.peek() == Some('*') {
+            self.pos += 1;
+            let right = self.factor()?;
+            left = Box::new(Product::new(left, right));
+        }
+        Ok(left)
+    }
+
+    fn factor(&mut self) -> Result<Box<dyn FeatureBlock>, FeatureSetError> {
+        match self.peek() {
+            Some('(') => {
+                self.pos += 1;
+                let inner = self.spec()?;
+                if self.peek() != Some(')') {
+                    return Err(self.error("expected ')'"));
+                }
+                self.pos += 1;
+                Ok(inner)
+            }
+            Some(c) if c.is_ascii_alphanumeric() => {
+                let start = self.pos;
+                while self
+                    .peek()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-')
+                {
+                    self.pos += 1;
+                }
+                let name: String = self.chars[start..self.pos].iter().map(|c| c.1).collect();
+                block(&name).ok_or_else(|| {
+                    self.pos = start;
+                    self.error(format!(
+                        "unknown block '{name}' (known: {})",
+                        BLOCK_NAMES.join(", ")
+                    ))
+                })
+            }
+            Some(c) => Err(self.error(format!("unexpected '{c}'"))),
+            None => Err(self.error("expected a block name")),
+        }
+    }
+}
+
+/// Parses a feature-set name into its block tree.
+pub fn parse(spec: &str) -> Result<Box<dyn FeatureBlock>, FeatureSetError> {
+    let mut parser = Parser {
+        spec,
+        chars: spec
+            .char_indices()
+            .filter(|(_, c)| !c.is_whitespace())
+            .collect(),
+        pos: 0,
+    };
+    let block = parser.spec()?;
+    if parser.pos != parser.chars.len() {
+        return Err(parser.error("unexpected trailing text"));
+    }
+    if block.size() > u32::MAX as usize / 2 {
+        return Err(parser.error("too many features"));
+    }
+    Ok(block)
+}

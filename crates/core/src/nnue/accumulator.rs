@@ -1,0 +1,227 @@
+//! The accumulator stack: one entry per ply of the current search line.
+//!
+//! `push` only records what the move changed (a [`BoardChange`]) and the board after
+//! it; the accumulators are computed on `evaluate`, by walking back to the nearest
+//! entry whose accumulator is known — or to the nearest entry that needs a refresh
+//! (HalfKP: own king moved), which is then refreshed — and applying the changes
+//! forward. Positions that are never evaluated (pruned before their eval) thus cost
+//! almost nothing, and every computed entry serves the siblings that follow.
+//! The two perspectives are tracked separately, so a king move refreshes only its
+//! own side.
+
+use std::sync::Arc;
+
+use shakmaty::{Board, Chess, Color, Move, Position};
+
+use super::aligned::Aligned;
+use super::network::{Network, Scratch};
+use super::simd::Kernel;
+use super::FV_SCALE;
+use crate::features::{perspective_index, BoardChange};
+
+/// Both perspectives' accumulators of one position, White's first.
+#[derive(Clone, Debug)]
+struct Entry {
+    values: Aligned<i16>,
+    computed: [bool; 2],
+    /// What the move into this position changed (none for the root and null moves).
+    change: BoardChange,
+    board: Board,
+}
+
+/// Accumulators along the current line, for one search thread.
+#[derive(Debug)]
+pub struct AccumulatorStack {
+    net: Arc<Network>,
+    kernel: Kernel,
+    entries: Vec<Entry>,
+    top: usize,
+    scratch: Scratch,
+    features: Vec<u32>,
+    removed: Vec<u32>,
+    added: Vec<u32>,
+}
+
+const COLORS: [Color; 2] = [Color::White, Color::Black];
+
+impl AccumulatorStack {
+    /// A stack for `net`, using the fastest SIMD kernel of this CPU.
+    pub fn new(net: Arc<Network>) -> Self {
+        AccumulatorStack::with_kernel(net, Kernel::detect())
+    }
+
+    /// A stack that uses `kernel` (tests compare kernels with this).
+    pub fn with_kernel(net: Arc<Network>, kernel: Kernel) -> Self {
+        let scratch = net.scratch();
+        let root = Entry {
+            values: Aligned::new(2 * net.half_dims()),
+            computed: [false; 2],
+            change: BoardChange::none(),
+            board: Board::new(),
+        };
+        AccumulatorStack {
+            net,
+            kernel,
+            entries: vec![root],
+            top: 0,
+            scratch,
+            features: Vec::with_capacity(64),
+            removed: Vec::with_capacity(64),
+            added: Vec::with_capacity(64),
+        }
+    }
+
+    /// The network this stack evaluates with.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    /// Number of positions on the stack above the root.
+    pub fn depth(&self) -> usize {
+        self.top
+    }
+
+    /// Starts a new line at `pos` (its accumulators are computed on first use).
+    pub fn reset(&mut self, pos: &Chess) {
+        self.top = 0;
+        let root = &mut self.entries[0];
+        root.board = pos.board().clone();
+        root.change = BoardChange::none();
+        root.computed = [false; 2];
+    }
+
+    /// Makes room for one more entry and returns it.
+    fn next_entry(&mut self) -> &mut Entry {
+        self.top += 1;
+        if self.entries.len() <= self.top {
+            let m = self.net.half_dims();
+            self.entries.push(Entry {
+                values: Aligned::new(2 * m),
+                computed: [false; 2],
+                change: BoardChange::none(),
+                board: Board::new(),
+            });
+        }
+        &mut self.entries[self.top]
+    }
+
+    /// Records the position after `mv` played in `before`.
+    pub fn push(&mut self, before: &Chess, mv: &Move) {
+        let change = BoardChange::of_move(before.board(), before.turn(), mv);
+        let entry = self.next_entry();
+        entry.board.clone_from(before.board());
+        change.apply(&mut entry.board);
+        entry.change = change;
+        entry.computed = [false; 2];
+    }
+
+    /// Records a null move: the same board with the other side to move.
+    pub fn push_null(&mut self) {
+        let board = self.entries[self.top].board.clone();
+        let entry = self.next_entry();
+        entry.board = board;
+        entry.change = BoardChange::none();
+        entry.computed = [false; 2];
+    }
+
+    /// Returns to the previous position. Popping the root is ignored.
+    pub fn pop(&mut self) {
+        self.top = self.top.saturating_sub(1);
+    }
+
+    /// Brings the top entry's accumulator of `perspective` up to date.
+    fn update(&mut self, perspective: Color) {
+        let AccumulatorStack {
+            net,
+            kernel,
+            entries,
+            top,
+            features,
+            removed,
+            added,
+            ..
+        } = self;
+        let (top, kernel) = (*top, *kernel);
+        let p = perspective_index(perspective);
+        let m = net.half_dims();
+        let set = net.feature_set();
+        // Walk back to the nearest computed entry, or to the entry whose own move
+        // needs a refresh (HalfKP: own king moved); refresh that one, so the
+        // siblings evaluated later find a computed parent, then update forward.
+        let mut base = top;
+        while !entries[base].computed[p] {
+            let needs_refresh = base == 0 || {
+                let (prev, cur) = (&entries[base - 1], &entries[base]);
+                set.needs_refresh(&prev.board, &cur.board, &cur.change, perspective)
+            };
+            if needs_refresh {
+                let entry = &mut entries[base];
+                net.refresh(
+                    kernel,
+                    &entry.board,
+                    perspective,
+                    features,
+                    &mut entry.values[p * m..(p + 1) * m],
+                );
+                entry.computed[p] = true;
+                break;
+            }
+            base -= 1;
+        }
+        for i in base + 1..=top {
+            let (done, rest) = entries.split_at_mut(i);
+            let (prev, cur) = (&done[i - 1], &mut rest[0]);
+            removed.clear();
+            added.clear();
+            set.changed(
+                &prev.board,
+                &cur.board,
+                &cur.change,
+                perspective,
+                removed,
+                added,
+            );
+            kernel.update(
+                &mut cur.values[p * m..(p + 1) * m],
+                &prev.values[p * m..(p + 1) * m],
+                net.ft_weights(),
+                removed,
+                added,
+            );
+            cur.computed[p] = true;
+        }
+    }
+
+    /// The evaluation of the top position `pos` in internal units from its side
+    /// to move's view: the same value as [`super::evaluate`]`(net, pos)`.
+    ///
+    /// The board is the one the stack tracked through `reset` and `push`; `pos`
+    /// supplies the side to move (debug builds check that the boards agree).
+    pub fn evaluate(&mut self, pos: &Chess) -> i32 {
+        debug_assert_eq!(
+            &self.entries[self.top].board,
+            pos.board(),
+            "AccumulatorStack::evaluate: position differs from the pushed line"
+        );
+        for perspective in COLORS {
+            self.update(perspective);
+        }
+        let m = self.net.half_dims();
+        let values = &self.entries[self.top].values;
+        let (white, black) = values.split_at(m);
+        let (us, them) = match pos.turn() {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        self.net.forward(self.kernel, us, them, &mut self.scratch) / FV_SCALE
+    }
+
+    /// The accumulator of `perspective` at the top (computing it if needed); for
+    /// tests that compare incremental and refreshed values.
+    pub fn accumulator(&mut self, perspective: Color) -> &[i16] {
+        self.update(perspective);
+        let m = self.net.half_dims();
+        let p = perspective_index(perspective);
+        &self.entries[self.top].values[p * m..(p + 1) * m]
+    }
+}

@@ -1,0 +1,282 @@
+//! Architecture of a network: feature set, transformer width and hidden layers,
+//! its description string and its hashes.
+//!
+//! Networks are `N -> M x2 -> H1 -> … -> 1`: a feature transformer of `N` inputs
+//! and `M` outputs per perspective, then affine layers each followed by
+//! ClippedReLU, and a final affine layer with one output. Stockfish 12's
+//! HalfKP 256x2-32-32 is `41024 -> 256x2 -> 32 -> 32 -> 1`.
+//!
+//! # Description string
+//! Stockfish's own notation, for every architecture:
+//! `Features=<name>[<N>-><M>x2],Network=AffineTransform[1<-<Hk>](ClippedReLU[<Hk>](
+//! … AffineTransform[<H1><-<2M>](InputSlice[<2M>(0:<2M>)])…))` where `<name>` is
+//! `HalfKP(Friend)` for HalfKP (so the 177-byte standard string comes out exactly)
+//! and the canonical feature-set name otherwise (e.g. `All+H+V`).
+//!
+//! # Hashes
+//! Stockfish's formulas (formats.md 4.3) applied to any sizes: feature hash ^ 2M for
+//! the transformer; InputSlice, AffineTransform and ClippedReLU hashes chained for
+//! the network; their xor at the top. The feature hash is Stockfish's `0x5D69D5B8`
+//! for HalfKP; for every other set it is the 32-bit FNV-1a hash of the canonical
+//! name's bytes (`0x811C9DC5` offset basis, `0x01000193` prime), so any two sets with
+//! different names get different hashes and the hash is reproducible from the name.
+
+use crate::features::FeatureSet;
+
+/// Version word of Stockfish 12/13 `.nnue` files.
+pub const VERSION: u32 = 0x7AF3_2F16;
+/// Stockfish's HalfKP(Friend) feature hash.
+pub const HALFKP_FEATURE_HASH: u32 = 0x5D69_D5B9 ^ 1;
+/// Longest description accepted when reading (Stockfish's is 177 bytes).
+pub const MAX_DESCRIPTION_LEN: usize = 4096;
+
+/// The three hashes written into a file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Hashes {
+    /// Top-level hash (file offset 4) = transformer ^ network.
+    pub file: u32,
+    /// Feature-transformer hash (after the description).
+    pub transformer: u32,
+    /// Network hash (after the transformer parameters).
+    pub network: u32,
+}
+
+/// Sizes of a network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Architecture {
+    /// Canonical feature-set name (`HalfKP`, `All+H+V`, …).
+    pub feature_set: String,
+    /// Number of features `N`.
+    pub inputs: usize,
+    /// Transformer outputs per perspective `M`.
+    pub half_dims: usize,
+    /// Hidden layer widths, first to last (Stockfish 12: `[32, 32]`).
+    pub hidden: Vec<usize>,
+}
+
+/// Rows of int8 weights are padded to a multiple of 32 inputs, as Stockfish does.
+pub const fn padded(inputs: usize) -> usize {
+    inputs.div_ceil(32) * 32
+}
+
+/// 32-bit FNV-1a.
+pub fn fnv1a32(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811C_9DC5u32, |h, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+fn affine_hash(prev: u32, outputs: usize) -> u32 {
+    let mut h = 0xCC03_DAE4u32.wrapping_add(outputs as u32);
+    h ^= prev >> 1;
+    h ^= prev << 31;
+    h
+}
+
+fn clipped_relu_hash(prev: u32) -> u32 {
+    0x538D_24C7u32.wrapping_add(prev)
+}
+
+impl Architecture {
+    /// Stockfish 12's HalfKP 256x2-32-32.
+    pub fn halfkp_256() -> Architecture {
+        Architecture {
+            feature_set: "HalfKP".to_string(),
+            inputs: 41024,
+            half_dims: 256,
+            hidden: vec![32, 32],
+        }
+    }
+
+    /// An architecture for the feature set named `spec` (its size is taken from the
+    /// set), e.g. `Architecture::new("All", 512, &[32])` for All 768->512x2-32-1.
+    pub fn new(
+        spec: &str,
+        half_dims: usize,
+        hidden: &[usize],
+    ) -> Result<Architecture, crate::features::FeatureSetError> {
+        let set = FeatureSet::parse(spec)?;
+        Ok(Architecture {
+            feature_set: set.name().to_string(),
+            inputs: set.size(),
+            half_dims,
+            hidden: hidden.to_vec(),
+        })
+    }
+
+    /// `(inputs, outputs)` of every affine layer, hidden ones first, output last.
+    pub fn affine_layers(&self) -> Vec<(usize, usize)> {
+        let mut layers = Vec::with_capacity(self.hidden.len() + 1);
+        let mut prev = 2 * self.half_dims;
+        for &h in self.hidden.iter().chain(std::iter::once(&1)) {
+            layers.push((prev, h));
+            prev = h;
+        }
+        layers
+    }
+
+    /// The feature name as written in the description.
+    fn described_feature_name(&self) -> String {
+        if self.feature_set == "HalfKP" {
+            "HalfKP(Friend)".to_string()
+        } else {
+            self.feature_set.clone()
+        }
+    }
+
+    /// The description string (see the module docs).
+    pub fn description(&self) -> String {
+        let slice = 2 * self.half_dims;
+        let mut net = format!("InputSlice[{slice}(0:{slice})]");
+        let layers = self.affine_layers();
+        for (i, &(inputs, outputs)) in layers.iter().enumerate() {
+            net = format!("AffineTransform[{outputs}<-{inputs}]({net})");
+            if i + 1 < layers.len() {
+                net = format!("ClippedReLU[{outputs}]({net})");
+            }
+        }
+        format!(
+            "Features={}[{}->{}x2],Network={}",
+            self.described_feature_name(),
+            self.inputs,
+            self.half_dims,
+            net
+        )
+    }
+
+    /// Parses a description written by [`Architecture::description`]; the result
+    /// is checked by regenerating the string, so anything but an exact description
+    /// of a supported architecture is refused.
+    pub fn from_description(description: &str) -> Result<Architecture, String> {
+        let rest = description
+            .strip_prefix("Features=")
+            .ok_or("it does not start with 'Features='")?;
+        let open = rest.find('[').ok_or("no '[' after the feature name")?;
+        let described_name = &rest[..open];
+        let feature_set = match described_name {
+            "HalfKP(Friend)" => "HalfKP".to_string(),
+            name => FeatureSet::parse(name)
+                .map_err(|e| e.to_string())?
+                .name()
+                .to_string(),
+        };
+        let rest = &rest[open + 1..];
+        let close = rest.find(']').ok_or("no ']' after the feature sizes")?;
+        let (inputs, half) = rest[..close]
+            .split_once("->")
+            .ok_or("feature sizes are not '<N>-><M>x2'")?;
+        let half = half
+            .strip_suffix("x2")
+            .ok_or("feature sizes are not '<N>-><M>x2'")?;
+        let number = |s: &str| {
+            s.parse::<usize>()
+                .map_err(|_| format!("'{s}' is not a size"))
+        };
+        let inputs = number(inputs)?;
+        let half_dims = number(half)?;
+        // Affine layers appear outermost (output) first.
+        let mut outputs_outer_first = Vec::new();
+        let mut scan = &rest[close..];
+        while let Some(at) = scan.find("AffineTransform[") {
+            scan = &scan[at + "AffineTransform[".len()..];
+            let end = scan.find("<-").ok_or("AffineTransform without '<-'")?;
+            outputs_outer_first.push(number(&scan[..end])?);
+        }
+        if outputs_outer_first.first() != Some(&1) {
+            return Err("the outermost layer must be AffineTransform[1<-…]".to_string());
+        }
+        let hidden: Vec<usize> = outputs_outer_first[1..].iter().rev().copied().collect();
+        let arch = Architecture {
+            feature_set,
+            inputs,
+            half_dims,
+            hidden,
+        };
+        arch.validate()?;
+        if arch.description() != description {
+            return Err(format!(
+                "it is not the exact description of {} (expected {:?})",
+                arch.summary(),
+                arch.description()
+            ));
+        }
+        Ok(arch)
+    }
+
+    /// Checks sizes: feature count matches the set, no zero widths, sizes that fit
+    /// the integer types used in the file.
+    pub fn validate(&self) -> Result<(), String> {
+        let set = FeatureSet::parse(&self.feature_set).map_err(|e| e.to_string())?;
+        if set.size() != self.inputs {
+            return Err(format!(
+                "feature set {} has {} features, the architecture says {}",
+                set.name(),
+                set.size(),
+                self.inputs
+            ));
+        }
+        if self.half_dims == 0 || self.half_dims > 1 << 16 {
+            return Err(format!(
+                "transformer width {} is not in 1..=65536",
+                self.half_dims
+            ));
+        }
+        if let Some(&bad) = self.hidden.iter().find(|&&h| h == 0 || h > 1 << 16) {
+            return Err(format!("hidden layer width {bad} is not in 1..=65536"));
+        }
+        if self.hidden.len() > 8 {
+            return Err(format!("{} hidden layers (at most 8)", self.hidden.len()));
+        }
+        Ok(())
+    }
+
+    /// Short form such as `HalfKP 41024->256x2-32-32-1`.
+    pub fn summary(&self) -> String {
+        let mut s = format!("{} {}->{}x2", self.feature_set, self.inputs, self.half_dims);
+        for h in self.hidden.iter().chain(std::iter::once(&1)) {
+            s.push_str(&format!("-{h}"));
+        }
+        s
+    }
+
+    /// The hashes Stockfish's formulas give for this architecture.
+    pub fn hashes(&self) -> Hashes {
+        let feature = if self.feature_set == "HalfKP" {
+            HALFKP_FEATURE_HASH
+        } else {
+            fnv1a32(self.feature_set.as_bytes())
+        };
+        let slice = 2 * self.half_dims as u32;
+        let transformer = feature ^ slice;
+        let layers = self.affine_layers();
+        let mut network = 0xEC42_E90Du32 ^ slice;
+        for (i, &(_, outputs)) in layers.iter().enumerate() {
+            network = affine_hash(network, outputs);
+            if i + 1 < layers.len() {
+                network = clipped_relu_hash(network);
+            }
+        }
+        Hashes {
+            file: transformer ^ network,
+            transformer,
+            network,
+        }
+    }
+
+    /// Exact size in bytes of a file of this architecture (saturating, so absurd
+    /// sizes compare unequal to any real file instead of overflowing).
+    pub fn file_size(&self) -> u64 {
+        let description = self.description().len() as u64;
+        let mut size = 12 + description + 4;
+        let half = self.half_dims as u64;
+        size = size.saturating_add(2 * half);
+        size = size.saturating_add((self.inputs as u64).saturating_mul(half).saturating_mul(2));
+        size += 4;
+        for (inputs, outputs) in self.affine_layers() {
+            let outputs = outputs as u64;
+            size = size.saturating_add(4 * outputs);
+            size = size.saturating_add(outputs.saturating_mul(padded(inputs) as u64));
+        }
+        size
+    }
+}

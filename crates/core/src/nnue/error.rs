@@ -1,0 +1,49 @@
+//! Why a network could not be loaded or built.
+
+/// Every way a `.nnue` file (or a set of in-memory parameters) can be unusable.
+/// Each variant names the file (`source`) and, where it applies, the byte offset and
+/// the expected and found values.
+#[derive(Debug, thiserror::Error)]
+pub enum NetworkError {
+    #[error("{source_name}: cannot read file: {error}")]
+    Io {
+        source_name: String,
+        error: std::io::Error,
+    },
+    #[error(
+        "{source_name}: truncated: {what} needs bytes {offset}..{end} but the file has {len} bytes"
+    )]
+    Truncated {
+        source_name: String,
+        what: &'static str,
+        offset: u64,
+        end: u64,
+        len: u64,
+    },
+    #[error("{source_name}: {} trailing bytes after the network (it ends at byte offset {offset}, the file has {len} bytes)", len - offset)]
+    TrailingBytes {
+        source_name: String,
+        offset: u64,
+        len: u64,
+    },
+    #[error("{source_name}: wrong {what} at byte offset {offset}: expected 0x{expected:08X}, found 0x{found:08X}")]
+    Mismatch {
+        source_name: String,
+        what: &'static str,
+        offset: u64,
+        expected: u32,
+        found: u32,
+    },
+    #[error("{source_name}: bad architecture description at byte offset {offset}: {problem} (description: {description:?})")]
+    Description {
+        source_name: String,
+        offset: u64,
+        problem: String,
+        description: String,
+    },
+    #[error("{source_name}: bad parameters: {problem}")]
+    Parameters {
+        source_name: String,
+        problem: String,
+    },
+}

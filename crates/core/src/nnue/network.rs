@@ -1,0 +1,290 @@
+//! The quantized network: parameters plus the integer forward pass.
+
+use std::sync::Arc;
+
+use shakmaty::{Board, Color};
+
+use super::aligned::Aligned;
+use super::arch::{padded, Architecture, Hashes};
+use super::error::NetworkError;
+use super::simd::Kernel;
+use crate::features::FeatureSet;
+
+/// One affine layer: int32 biases, int8 weights row-major `[outputs][padded(inputs)]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AffineLayer {
+    pub inputs: usize,
+    pub outputs: usize,
+    pub biases: Vec<i32>,
+    /// `outputs * padded(inputs)` values; padding columns are kept as read so a
+    /// file round-trips byte for byte (they multiply zero inputs).
+    pub weights: Aligned<i8>,
+}
+
+impl AffineLayer {
+    /// Width of a weight row in the file and in memory.
+    pub fn row_len(&self) -> usize {
+        padded(self.inputs)
+    }
+}
+
+/// An immutable quantized network. Share it between threads as `Arc<Network>`.
+#[derive(Debug)]
+pub struct Network {
+    pub(crate) arch: Architecture,
+    pub(crate) description: String,
+    /// The description exactly as stored (Stockfish does not check it, so a
+    /// foreign file may hold any bytes; they are written back unchanged).
+    pub(crate) description_bytes: Vec<u8>,
+    pub(crate) features: FeatureSet,
+    pub(crate) hashes: Hashes,
+    /// `half_dims` int16 biases.
+    pub(crate) ft_biases: Aligned<i16>,
+    /// `inputs * half_dims` int16 weights, feature-major.
+    pub(crate) ft_weights: Aligned<i16>,
+    /// Hidden layers then the output layer.
+    pub(crate) layers: Vec<AffineLayer>,
+}
+
+/// Buffers of one forward pass, kept by callers that evaluate often.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    input: Aligned<u8>,
+    sums: Vec<Aligned<i32>>,
+    activations: Vec<Aligned<u8>>,
+}
+
+impl Network {
+    /// Builds a network from quantized parameters (what the learner exports).
+    /// `layers` are `(biases, weights)` for every affine layer, hidden first, with
+    /// weights row-major `[outputs][inputs]` *without* padding.
+    pub fn from_parameters(
+        arch: Architecture,
+        ft_biases: Vec<i16>,
+        ft_weights: Vec<i16>,
+        layers: Vec<(Vec<i32>, Vec<i8>)>,
+    ) -> Result<Network, NetworkError> {
+        let bad = |problem: String| NetworkError::Parameters {
+            source_name: "<parameters>".to_string(),
+            problem,
+        };
+        arch.validate().map_err(bad)?;
+        if ft_biases.len() != arch.half_dims {
+            return Err(bad(format!(
+                "{} transformer biases, expected {}",
+                ft_biases.len(),
+                arch.half_dims
+            )));
+        }
+        if ft_weights.len() != arch.inputs * arch.half_dims {
+            return Err(bad(format!(
+                "{} transformer weights, expected {}",
+                ft_weights.len(),
+                arch.inputs * arch.half_dims
+            )));
+        }
+        let shapes = arch.affine_layers();
+        if layers.len() != shapes.len() {
+            return Err(bad(format!(
+                "{} affine layers, expected {}",
+                layers.len(),
+                shapes.len()
+            )));
+        }
+        let mut built = Vec::with_capacity(layers.len());
+        for (k, ((biases, weights), (inputs, outputs))) in
+            layers.into_iter().zip(shapes).enumerate()
+        {
+            if biases.len() != outputs || weights.len() != outputs * inputs {
+                return Err(bad(format!(
+                    "layer {k}: {} biases and {} weights, expected {outputs} and {}",
+                    biases.len(),
+                    weights.len(),
+                    outputs * inputs
+                )));
+            }
+            let row = padded(inputs);
+            let mut padded_weights = Aligned::<i8>::new(outputs * row);
+            for (dst, src) in padded_weights.chunks_mut(row).zip(weights.chunks(inputs)) {
+                dst[..inputs].copy_from_slice(src);
+            }
+            built.push(AffineLayer {
+                inputs,
+                outputs,
+                biases,
+                weights: padded_weights,
+            });
+        }
+        Network::assemble(
+            arch,
+            None,
+            Aligned::from_slice(&ft_biases),
+            Aligned::from_slice(&ft_weights),
+            built,
+            "<parameters>",
+        )
+    }
+
+    /// Puts checked parts together (the readers have already checked sizes).
+    pub(crate) fn assemble(
+        arch: Architecture,
+        description: Option<Vec<u8>>,
+        ft_biases: Aligned<i16>,
+        ft_weights: Aligned<i16>,
+        layers: Vec<AffineLayer>,
+        source: &str,
+    ) -> Result<Network, NetworkError> {
+        let features =
+            FeatureSet::parse(&arch.feature_set).map_err(|e| NetworkError::Parameters {
+                source_name: source.to_string(),
+                problem: e.to_string(),
+            })?;
+        let mut net = Network {
+            description_bytes: description.unwrap_or_else(|| arch.description().into_bytes()),
+            description: String::new(),
+            hashes: arch.hashes(),
+            arch,
+            features,
+            ft_biases,
+            ft_weights,
+            layers,
+        };
+        net.description = String::from_utf8_lossy(&net.description_bytes).into_owned();
+        Ok(net)
+    }
+
+    /// The description string stored in the file (bytes that are not UTF-8 shown
+    /// as U+FFFD; the file is written back with the original bytes).
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Canonical name of the feature set (`HalfKP`, `All+H+V`, …).
+    pub fn feature_set_name(&self) -> &str {
+        self.features.name()
+    }
+
+    /// The feature set, to compute indices with.
+    pub fn feature_set(&self) -> &FeatureSet {
+        &self.features
+    }
+
+    /// Sizes of the network.
+    pub fn architecture(&self) -> &Architecture {
+        &self.arch
+    }
+
+    /// The three hashes of the file.
+    pub fn hashes(&self) -> Hashes {
+        self.hashes
+    }
+
+    /// Transformer outputs per perspective.
+    pub fn half_dims(&self) -> usize {
+        self.arch.half_dims
+    }
+
+    /// Transformer biases.
+    pub fn ft_biases(&self) -> &[i16] {
+        &self.ft_biases
+    }
+
+    /// Transformer weights, feature-major.
+    pub fn ft_weights(&self) -> &[i16] {
+        &self.ft_weights
+    }
+
+    /// Affine layers, hidden first, output last.
+    pub fn layers(&self) -> &[AffineLayer] {
+        &self.layers
+    }
+
+    /// The transformer weight row of `feature` (empty for an out-of-range index,
+    /// which the feature sets never produce).
+    #[inline]
+    pub fn ft_row(&self, feature: u32) -> &[i16] {
+        let m = self.arch.half_dims;
+        let start = feature as usize * m;
+        self.ft_weights.get(start..start + m).unwrap_or(&[])
+    }
+
+    /// Fresh buffers for [`Network::forward`].
+    pub fn scratch(&self) -> Scratch {
+        Scratch {
+            input: Aligned::new(padded(2 * self.arch.half_dims)),
+            sums: self
+                .layers
+                .iter()
+                .map(|l| Aligned::new(l.outputs))
+                .collect(),
+            activations: self
+                .layers
+                .iter()
+                .map(|l| Aligned::new(padded(l.outputs)))
+                .collect(),
+        }
+    }
+
+    /// Computes the accumulator of `perspective` for `board` from scratch into `acc`
+    /// (`half_dims` values).
+    pub fn refresh(
+        &self,
+        kernel: Kernel,
+        board: &Board,
+        perspective: Color,
+        features: &mut Vec<u32>,
+        acc: &mut [i16],
+    ) {
+        features.clear();
+        self.features.active(board, perspective, features);
+        kernel.update(acc, &self.ft_biases, &self.ft_weights, &[], features);
+    }
+
+    /// The forward pass from the two accumulators: raw output (before `/ 16`).
+    /// `us` is the side to move's accumulator.
+    pub fn forward(&self, kernel: Kernel, us: &[i16], them: &[i16], scratch: &mut Scratch) -> i32 {
+        // A scratch made for another network is rebuilt rather than misused.
+        let fits = scratch.input.len() == padded(2 * self.arch.half_dims)
+            && scratch.sums.len() == self.layers.len()
+            && scratch
+                .sums
+                .iter()
+                .zip(&self.layers)
+                .all(|(s, l)| s.len() == l.outputs);
+        if !fits {
+            *scratch = self.scratch();
+        }
+        let m = self.arch.half_dims;
+        let (first, second) = scratch.input.split_at_mut(m);
+        kernel.clamp_to_u8(us, first);
+        kernel.clamp_to_u8(them, &mut second[..m]);
+        let mut input: &[u8] = &scratch.input;
+        let last = self.layers.len() - 1;
+        for (k, layer) in self.layers.iter().enumerate() {
+            let sums = &mut scratch.sums[k];
+            kernel.affine(input, &layer.weights, &layer.biases, sums);
+            if k == last {
+                break;
+            }
+            kernel.clipped_relu(sums, &mut scratch.activations[k][..layer.outputs]);
+            input = &scratch.activations[k];
+        }
+        scratch.sums[last][0]
+    }
+
+    /// Full refresh and forward: the value in internal units (raw output / 16,
+    /// truncated toward zero like C++) from `turn`'s point of view.
+    pub fn evaluate_board(&self, kernel: Kernel, board: &Board, turn: Color) -> i32 {
+        let m = self.arch.half_dims;
+        let mut features = Vec::with_capacity(64);
+        let mut us = Aligned::<i16>::new(m);
+        let mut them = Aligned::<i16>::new(m);
+        self.refresh(kernel, board, turn, &mut features, &mut us);
+        self.refresh(kernel, board, !turn, &mut features, &mut them);
+        let mut scratch = self.scratch();
+        self.forward(kernel, &us, &them, &mut scratch) / super::FV_SCALE
+    }
+}
+
+/// `Arc<Network>` is how engines share a net; keep it cheap to name.
+pub type SharedNetwork = Arc<Network>;

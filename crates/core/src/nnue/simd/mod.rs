@@ -1,0 +1,146 @@
+//! The four integer kernels of the forward pass, in a scalar version and x86
+//! SIMD versions (SSE2, AVX2, AVX-512 VNNI) chosen once at run time with
+//! `is_x86_feature_detected!`, so a plain `cargo build --release` runs the best
+//! code the CPU has.
+//!
+//! Every SIMD kernel gives bit-identical results to its scalar twin: int16
+//! accumulator arithmetic wraps in both, and the int8 dot products cannot saturate
+//! because transformed inputs are at most 127 (`127 * 128 * 2 < 32767` for AVX2's
+//! pairwise `maddubs`). Tests run every kernel against the scalar one.
+
+pub mod scalar;
+#[cfg(target_arch = "x86_64")]
+pub mod x86;
+
+/// Which implementation of the kernels to run, slowest first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kernel {
+    /// Plain Rust, any target.
+    Scalar,
+    /// x86-64 SSE2 (always present on x86-64).
+    Sse2,
+    /// x86-64 AVX2.
+    Avx2,
+    /// x86-64 AVX-512 (F, BW, VL) with VNNI: `vpdpbusd` does the u8·i8 dot
+    /// products of the affine layers in one exact instruction.
+    Avx512Vnni,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU supports (detected once, then cached).
+    pub fn detect() -> Kernel {
+        static DETECTED: std::sync::OnceLock<Kernel> = std::sync::OnceLock::new();
+        *DETECTED.get_or_init(|| {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("avx512vl")
+                    && std::is_x86_feature_detected!("avx512vnni")
+                {
+                    return Kernel::Avx512Vnni;
+                }
+                if std::is_x86_feature_detected!("avx2") {
+                    return Kernel::Avx2;
+                }
+                Kernel::Sse2
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                Kernel::Scalar
+            }
+        })
+    }
+
+    /// Every kernel this CPU can run (for tests and benchmarks).
+    pub fn available() -> Vec<Kernel> {
+        [
+            Kernel::Scalar,
+            Kernel::Sse2,
+            Kernel::Avx2,
+            Kernel::Avx512Vnni,
+        ]
+        .into_iter()
+        .filter(|&k| k <= Kernel::detect())
+        .collect()
+    }
+
+    /// A kernel the CPU can actually run: one it lacks degrades to the best it has.
+    #[inline]
+    fn usable(self) -> Kernel {
+        self.min(Kernel::detect())
+    }
+
+    /// `dst = src - Σ table rows of removed + Σ table rows of added` (wrapping
+    /// int16), where row `f` of the feature-major `table` is
+    /// `table[f * n..(f + 1) * n]` and `n = dst.len()`.
+    pub fn update(
+        self,
+        dst: &mut [i16],
+        src: &[i16],
+        table: &[i16],
+        removed: &[u32],
+        added: &[u32],
+    ) {
+        let n = dst.len();
+        let valid = src.len() >= n
+            && removed
+                .iter()
+                .chain(added)
+                .all(|&f| scalar::row(table, f, n).is_some());
+        if !valid {
+            return scalar::update(dst, src, table, removed, added);
+        }
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `usable` only returns a kernel whose features the CPU has, and
+            // the lengths and row indices were checked above.
+            Kernel::Avx512Vnni => unsafe { x86::update_avx512(dst, src, table, removed, added) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Avx2 => unsafe { x86::update_avx2(dst, src, table, removed, added) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above (SSE2 is part of x86-64).
+            Kernel::Sse2 => unsafe { x86::update_sse2(dst, src, table, removed, added) },
+            _ => scalar::update(dst, src, table, removed, added),
+        }
+    }
+
+    /// `out[i] = clamp(acc[i], 0, 127)`.
+    pub fn clamp_to_u8(self, acc: &[i16], out: &mut [u8]) {
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above (AVX-512 implies AVX2).
+            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe { x86::clamp_avx2(acc, out) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => x86::clamp_sse2(acc, out),
+            _ => scalar::clamp_to_u8(acc, out),
+        }
+    }
+
+    /// `out[o] = bias[o] + Σ_i weights[o * input.len() + i] * input[i]`.
+    /// `input.len()` is the padded row length (a multiple of 32).
+    pub fn affine(self, input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Avx512Vnni => unsafe { x86::affine_vnni(input, weights, bias, out) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Avx2 => unsafe { x86::affine_avx2(input, weights, bias, out) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => x86::affine_sse2(input, weights, bias, out),
+            _ => scalar::affine(input, weights, bias, out),
+        }
+    }
+
+    /// `out[i] = clamp(input[i] >> 6, 0, 127)`.
+    pub fn clipped_relu(self, input: &[i32], out: &mut [u8]) {
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above (AVX-512 implies AVX2).
+            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe { x86::clipped_relu_avx2(input, out) },
+            _ => scalar::clipped_relu(input, out),
+        }
+    }
+}

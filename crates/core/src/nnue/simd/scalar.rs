@@ -1,0 +1,53 @@
+//! Reference kernels: the definition every SIMD kernel is tested against.
+
+/// Row `feature` of a feature-major `table` of rows `width` long, if it exists.
+#[inline]
+pub fn row(table: &[i16], feature: u32, width: usize) -> Option<&[i16]> {
+    let start = (feature as usize).checked_mul(width)?;
+    table.get(start..start.checked_add(width)?)
+}
+
+/// See [`super::Kernel::update`]. Rows outside `table` count as zero and a
+/// short `src` leaves the rest of `dst` as zero, so no input can panic.
+pub fn update(dst: &mut [i16], src: &[i16], table: &[i16], removed: &[u32], added: &[u32]) {
+    let n = dst.len();
+    dst.fill(0);
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = s;
+    }
+    for &f in removed {
+        for (d, &w) in dst.iter_mut().zip(row(table, f, n).unwrap_or(&[])) {
+            *d = d.wrapping_sub(w);
+        }
+    }
+    for &f in added {
+        for (d, &w) in dst.iter_mut().zip(row(table, f, n).unwrap_or(&[])) {
+            *d = d.wrapping_add(w);
+        }
+    }
+}
+
+/// See [`super::Kernel::clamp_to_u8`].
+pub fn clamp_to_u8(acc: &[i16], out: &mut [u8]) {
+    for (o, &a) in out.iter_mut().zip(acc) {
+        *o = a.clamp(0, 127) as u8;
+    }
+}
+
+/// See [`super::Kernel::affine`].
+pub fn affine(input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
+    let width = input.len();
+    for (o, (value, &b)) in out.iter_mut().zip(bias).enumerate() {
+        let row = weights.get(o * width..(o + 1) * width).unwrap_or(&[]);
+        *value = row.iter().zip(input).fold(b, |sum, (&w, &x)| {
+            sum.wrapping_add(i32::from(w) * i32::from(x))
+        });
+    }
+}
+
+/// See [`super::Kernel::clipped_relu`].
+pub fn clipped_relu(input: &[i32], out: &mut [u8]) {
+    for (o, &v) in out.iter_mut().zip(input) {
+        *o = (v >> 6).clamp(0, 127) as u8;
+    }
+}
