@@ -28,6 +28,9 @@ fi
 for target in "${targets[@]}"; do
     echo "== fuzzing $target for ${seconds}s" >&2
     mkdir -p "fuzz/corpus/$target"
-    cargo fuzz run --fuzz-dir fuzz "$target" "fuzz/corpus/$target" -- \
+    # Committed seeds (e.g. a tiny valid .nnue) let the fuzzer reach deep code.
+    seeds=()
+    if [ -d "fuzz/seeds/$target" ]; then seeds=("fuzz/seeds/$target"); fi
+    cargo fuzz run --fuzz-dir fuzz "$target" "fuzz/corpus/$target" "${seeds[@]}" -- \
         -max_total_time="$seconds" -max_len=4096
 done
