@@ -1,0 +1,29 @@
+//! The network compiled into the binary (`nets/default.nnue` at build time, see
+//! `build.rs`). Embedding means a GUI user can run the engine with no files next to
+//! it; `EvalFile` still loads any other net at run time.
+
+use std::sync::Arc;
+
+use nnue_core::nnue::{Network, NetworkError};
+
+/// Name the `EvalFile` option shows for the embedded net (and accepts to go back to it).
+pub const DEFAULT_EVAL_FILE: &str = "<default>";
+
+#[cfg(embedded_net)]
+static BYTES: Option<&[u8]> = Some(include_bytes!(env!("NNUE_DEFAULT_NET")));
+#[cfg(not(embedded_net))]
+static BYTES: Option<&[u8]> = None;
+
+/// The embedded net's bytes, if the binary was built with one.
+pub fn bytes() -> Option<&'static [u8]> {
+    BYTES
+}
+
+/// Parses the embedded net. `Ok(None)`: the binary has none. An error means the file
+/// in `nets/` was broken at build time; the caller reports it and plays classical.
+pub fn load() -> Result<Option<Arc<Network>>, NetworkError> {
+    match bytes() {
+        None => Ok(None),
+        Some(b) => Network::from_bytes(b, "embedded nets/default.nnue").map(|n| Some(Arc::new(n))),
+    }
+}

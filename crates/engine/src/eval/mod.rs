@@ -1,0 +1,90 @@
+//! Evaluations the search can use: the classical one (material and piece-square
+//! tables, what the first generation of training data is labelled with) and NNUE
+//! through the core's incremental accumulator. Both return internal units from the
+//! side to move's point of view, so they are interchangeable in the search.
+
+pub mod classical;
+
+use std::fmt;
+use std::sync::Arc;
+
+use nnue_core::nnue::{AccumulatorStack, Network};
+use shakmaty::{Chess, Move};
+
+/// One pawn in the endgame, in internal units (Stockfish's `PawnValueEg`); the NNUE
+/// output uses the same scale, and UCI centipawns are `value * 100 / 208`.
+pub const PAWN_VALUE_EG: i32 = 208;
+
+/// Which evaluation a search uses (cheap to clone: the network is shared).
+#[derive(Clone)]
+pub enum EvalKind {
+    Classical,
+    Nnue(Arc<Network>),
+}
+
+impl fmt::Debug for EvalKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalKind::Classical => write!(f, "Classical"),
+            EvalKind::Nnue(net) => write!(f, "Nnue({})", net.architecture().summary()),
+        }
+    }
+}
+
+/// A per-thread evaluator that follows the search's moves. Enum dispatch keeps the
+/// call inlinable; the classical variant needs no state.
+pub enum Evaluator {
+    Classical,
+    Nnue(Box<AccumulatorStack>),
+}
+
+impl Evaluator {
+    /// A fresh evaluator of `kind`.
+    pub fn new(kind: &EvalKind) -> Evaluator {
+        match kind {
+            EvalKind::Classical => Evaluator::Classical,
+            EvalKind::Nnue(net) => Evaluator::Nnue(Box::new(AccumulatorStack::new(net.clone()))),
+        }
+    }
+
+    /// Starts over at `pos` (the search root): a full refresh for NNUE.
+    #[inline]
+    pub fn reset(&mut self, pos: &Chess) {
+        if let Evaluator::Nnue(stack) = self {
+            stack.reset(pos);
+        }
+    }
+
+    /// Records `mv`, about to be played on `before`.
+    #[inline]
+    pub fn push(&mut self, before: &Chess, mv: &Move) {
+        if let Evaluator::Nnue(stack) = self {
+            stack.push(before, mv);
+        }
+    }
+
+    /// Records a null move (side to move passes).
+    #[inline]
+    pub fn push_null(&mut self) {
+        if let Evaluator::Nnue(stack) = self {
+            stack.push_null();
+        }
+    }
+
+    /// Takes back the last push.
+    #[inline]
+    pub fn pop(&mut self) {
+        if let Evaluator::Nnue(stack) = self {
+            stack.pop();
+        }
+    }
+
+    /// The value of `pos` (the position after the pushes so far), side to move.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Chess) -> i32 {
+        match self {
+            Evaluator::Classical => classical::evaluate(pos),
+            Evaluator::Nnue(stack) => stack.evaluate(pos),
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! The search library: [`Searcher`] (iterative deepening, aspiration windows, PVS,
+//! quiescence, shared lockless transposition table, Lazy SMP, MultiPV), its
+//! [`Limits`] and [`SearchControl`], and the values it reports.
+
+pub mod history;
+pub mod limits;
+pub mod movepick;
+pub mod score;
+pub mod searcher;
+pub mod time;
+pub mod tt;
+pub mod worker;
+
+pub use limits::{Limits, SearchControl};
+pub use score::{Bound, Score};
+pub use searcher::{Info, SearchResult, Searcher};
+pub use worker::key;

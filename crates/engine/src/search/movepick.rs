@@ -1,0 +1,107 @@
+//! Move ordering: the order in which a node tries its moves decides how much alpha-beta
+//! can cut. Best first: the transposition-table move, then captures and promotions by
+//! most valuable victim / least valuable attacker, then the killers, then quiet moves
+//! by history. Scores are computed once per node; moves are then picked one at a time
+//! (selection), since most nodes cut off after the first few.
+
+use shakmaty::{Color, Move, MoveList, Role};
+
+use super::history::History;
+use super::tt::encode_move;
+
+/// Capacity of shakmaty's `MoveList`.
+const MAX_MOVES: usize = 270;
+const TT_MOVE: i32 = 1 << 30;
+const CAPTURE: i32 = 1 << 24;
+const KILLER_1: i32 = 1 << 22;
+const KILLER_2: i32 = KILLER_1 - 1;
+
+/// Value of a role for capture ordering.
+#[inline]
+pub fn role_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight => 3,
+        Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 20,
+    }
+}
+
+/// Captures, en passant and promotions: the moves quiescence search looks at.
+#[inline]
+pub fn is_tactical(m: &Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
+/// A node's moves with their ordering scores.
+pub struct MovePicker {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+}
+
+impl MovePicker {
+    /// Scores `moves`. `tt_move` is the table's move code (0 for none).
+    pub fn new(
+        moves: MoveList,
+        tt_move: u16,
+        history: &History,
+        color: Color,
+        ply: usize,
+    ) -> MovePicker {
+        let killers = history.killers(ply);
+        let mut scores = [0i32; MAX_MOVES];
+        for (i, m) in moves.iter().enumerate() {
+            scores[i] = if tt_move != 0 && encode_move(m) == tt_move {
+                TT_MOVE
+            } else if is_tactical(m) {
+                let victim = m.capture().map_or(0, role_value);
+                let promo = m.promotion().map_or(0, role_value);
+                CAPTURE + 64 * (victim + promo) - role_value(m.role())
+            } else if killers[0] == Some(*m) {
+                KILLER_1
+            } else if killers[1] == Some(*m) {
+                KILLER_2
+            } else {
+                history.score(color, m)
+            };
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether the node has no legal move.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The best remaining move.
+    #[inline]
+    pub fn next_move(&mut self) -> Option<Move> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let m = self.moves[self.next];
+        self.next += 1;
+        Some(m)
+    }
+}

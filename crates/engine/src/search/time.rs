@@ -1,0 +1,104 @@
+//! Time management: from the clock, how long to think about this move.
+//!
+//! Two numbers come out: an optimum (iterations stop starting after it) and a hard
+//! maximum (the search is cut off mid-iteration). The maximum never exceeds what is
+//! left on the clock minus the move overhead and a safety margin, so the engine never
+//! loses on time, even with `movestogo 1` or a nearly empty clock.
+
+use std::time::Duration;
+
+use shakmaty::Color;
+
+use super::limits::Limits;
+
+/// Moves we assume are left in the game when the GUI does not say.
+const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// Kept back on every move on top of the move overhead (process scheduling, pipes).
+const SAFETY: Duration = Duration::from_millis(5);
+
+/// The time budget of one search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    pub optimum: Duration,
+    pub maximum: Duration,
+}
+
+/// The budget `limits` give the side `us`, or `None` when there is no clock
+/// (depth, nodes, infinite). `movetime` is used exactly, less the overhead.
+pub fn budget(limits: &Limits, us: Color, overhead: Duration) -> Option<TimeBudget> {
+    if let Some(mt) = limits.movetime {
+        let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
+        return Some(TimeBudget {
+            optimum: t,
+            maximum: t,
+        });
+    }
+    let (time, inc) = match us {
+        Color::White => (limits.wtime?, limits.winc.unwrap_or_default()),
+        Color::Black => (limits.btime?, limits.binc.unwrap_or_default()),
+    };
+    let left = time.saturating_sub(overhead + SAFETY);
+    let mtg = limits
+        .movestogo
+        .unwrap_or(DEFAULT_MOVES_TO_GO)
+        .clamp(1, DEFAULT_MOVES_TO_GO);
+    let (optimum, maximum) = if mtg == 1 {
+        (left * 6 / 10, left * 8 / 10)
+    } else {
+        let optimum = (left / mtg + inc * 3 / 4).min(left / 2);
+        let maximum = (optimum * 4).min(left * 6 / 10).max(optimum);
+        (optimum, maximum)
+    };
+    Some(TimeBudget {
+        optimum: optimum.max(Duration::from_millis(1)),
+        maximum: maximum.max(Duration::from_millis(1)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn never_more_than_the_clock() {
+        for time in [0u64, 1, 5, 20, 50, 100, 1000, 60_000] {
+            for inc in [0u64, 10, 100, 2000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let limits = Limits {
+                        wtime: Some(ms(time)),
+                        winc: Some(ms(inc)),
+                        movestogo: mtg,
+                        ..Limits::default()
+                    };
+                    let b = budget(&limits, Color::White, ms(10)).unwrap();
+                    assert!(b.optimum <= b.maximum);
+                    assert!(
+                        b.maximum <= ms(time.saturating_sub(15)).max(ms(1)),
+                        "{time}+{inc} {mtg:?}: {b:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn typical_budgets() {
+        let limits = Limits {
+            btime: Some(ms(1000)),
+            binc: Some(ms(100)),
+            ..Limits::default()
+        };
+        let b = budget(&limits, Color::Black, ms(10)).unwrap();
+        assert!(b.optimum > ms(80) && b.optimum < ms(150), "{b:?}");
+        assert_eq!(budget(&limits, Color::White, ms(10)), None);
+        let mt = Limits {
+            movetime: Some(ms(500)),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&mt, Color::White, ms(10)).unwrap().maximum, ms(490));
+    }
+}

@@ -1,0 +1,421 @@
+//! The state behind the UCI loop: current game, options, network and the search
+//! thread. A search owns the [`Searcher`] while it runs (moved into its thread and
+//! handed back on join), which is why commands that change the searcher are refused
+//! with a clear message while a search is in progress.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use nnue_core::nnue::Network;
+
+use super::error::UciError;
+use super::options::{self, OptionChange, HASH_DEFAULT, MOVE_OVERHEAD_DEFAULT};
+use super::output::{format_bestmove, format_info, Output};
+use super::position::{parse_position, Game};
+use super::{bench, display, eval_report, go};
+use crate::default_net::{self, DEFAULT_EVAL_FILE};
+use crate::eval::EvalKind;
+use crate::perft;
+use crate::search::{SearchControl, Searcher};
+
+/// A search running on its own thread.
+struct Running {
+    handle: JoinHandle<Searcher>,
+    control: Arc<SearchControl>,
+    /// Set by the search thread just before it prints `bestmove`, so that a command
+    /// the GUI sends in reply is never refused as "busy" (the thread then only has
+    /// to return).
+    done: Arc<AtomicBool>,
+}
+
+/// One engine session (what a GUI talks to between start and `quit`).
+pub struct Session {
+    out: Output,
+    game: Game,
+    /// `None` only while a search thread holds it.
+    searcher: Option<Searcher>,
+    running: Option<Running>,
+    /// The network `EvalFile` names (embedded by default), if it loaded.
+    net: Option<Arc<Network>>,
+    net_name: String,
+    use_nnue: bool,
+    /// Whether the current evaluation was already announced with an `info string`.
+    announced: bool,
+}
+
+impl Session {
+    /// A session with default options, the embedded net if the binary has one.
+    pub fn new(out: Output) -> Session {
+        let mut searcher = Searcher::new(HASH_DEFAULT, 1);
+        searcher.set_move_overhead(Duration::from_millis(MOVE_OVERHEAD_DEFAULT));
+        let (net, net_name) = match default_net::load() {
+            Ok(Some(net)) => (Some(net), DEFAULT_EVAL_FILE.to_string()),
+            Ok(None) => (None, DEFAULT_EVAL_FILE.to_string()),
+            Err(e) => {
+                out.info_string(&format!("error: embedded network is unusable: {e}"));
+                (None, DEFAULT_EVAL_FILE.to_string())
+            }
+        };
+        let mut session = Session {
+            out,
+            game: Game::default(),
+            searcher: Some(searcher),
+            running: None,
+            net,
+            net_name,
+            use_nnue: true,
+            announced: false,
+        };
+        session.apply_eval();
+        session
+    }
+
+    /// Handles one input line. Returns `false` after `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = tokens.split_first() else {
+            return true;
+        };
+        let result = match command {
+            "quit" => {
+                self.shutdown();
+                return false;
+            }
+            "uci" => {
+                self.uci();
+                Ok(())
+            }
+            "isready" => {
+                self.announce_eval();
+                self.out.line("readyok");
+                Ok(())
+            }
+            "ucinewgame" => self.with_searcher("ucinewgame", |s| s.clear()),
+            "setoption" => self.setoption(args),
+            "position" => parse_position(args).map(|g| self.game = g),
+            "go" => self.go(args),
+            "stop" => {
+                self.stop_and_join();
+                Ok(())
+            }
+            "ponderhit" => {
+                if let Some(r) = &self.running {
+                    r.control.ponder.store(false, Ordering::SeqCst);
+                }
+                Ok(())
+            }
+            "d" => {
+                for l in display::board_lines(&self.game.current) {
+                    self.out.line(&l);
+                }
+                Ok(())
+            }
+            "eval" => {
+                let net = if self.use_nnue {
+                    self.net.as_ref()
+                } else {
+                    None
+                };
+                for l in eval_report::eval_lines(&self.game.current, net, &self.net_name) {
+                    self.out.line(&l);
+                }
+                Ok(())
+            }
+            "perft" => self.perft(args),
+            "bench" => self.bench(args),
+            "help" => {
+                self.out.line(HELP);
+                Ok(())
+            }
+            // Sent by some GUIs; nothing to do.
+            "debug" | "register" => Ok(()),
+            other => Err(UciError::UnknownCommand(other.to_string())),
+        };
+        if let Err(e) = result {
+            self.out.info_string(&format!("error: {e}"));
+        }
+        true
+    }
+
+    /// Stops any search and waits for its thread (it prints its `bestmove`).
+    pub fn shutdown(&mut self) {
+        self.stop_and_join();
+    }
+
+    /// Waits for a running search to end by its own limits (command-line `go`).
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            self.join(r);
+        }
+    }
+
+    fn uci(&mut self) {
+        self.out
+            .line(&format!("id name nnue {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the nnue-toolkit developers");
+        for l in options::announce() {
+            self.out.line(&l);
+        }
+        self.out.line("uciok");
+    }
+
+    /// Reclaims the searcher from a finished search thread, if any.
+    fn reclaim(&mut self) -> bool {
+        match self.running.take() {
+            None => true,
+            Some(r) if r.done.load(Ordering::SeqCst) || r.handle.is_finished() => {
+                self.join(r);
+                true
+            }
+            Some(r) => {
+                self.running = Some(r);
+                false
+            }
+        }
+    }
+
+    fn join(&mut self, r: Running) {
+        match r.handle.join() {
+            Ok(searcher) => self.searcher = Some(searcher),
+            Err(_) => {
+                // The search thread panicked: report it and start a fresh searcher
+                // so the engine stays usable.
+                self.out
+                    .info_string("error: the search thread failed; search state reset");
+                self.searcher = Some(Searcher::new(HASH_DEFAULT, 1));
+                self.apply_eval();
+            }
+        }
+    }
+
+    fn stop_and_join(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.control.stop.store(true, Ordering::SeqCst);
+            r.control.ponder.store(false, Ordering::SeqCst);
+            self.join(r);
+        }
+    }
+
+    /// Runs `f` on the searcher if no search is in progress.
+    fn with_searcher(
+        &mut self,
+        command: &str,
+        f: impl FnOnce(&mut Searcher),
+    ) -> Result<(), UciError> {
+        if !self.reclaim() {
+            return Err(UciError::Busy(command.to_string()));
+        }
+        match self.searcher.as_mut() {
+            Some(s) => {
+                f(s);
+                Ok(())
+            }
+            None => Err(UciError::Busy(command.to_string())),
+        }
+    }
+
+    fn setoption(&mut self, args: &[&str]) -> Result<(), UciError> {
+        let change = options::parse_setoption(args)?;
+        match change {
+            OptionChange::Hash(mb) => self.with_searcher("setoption", |s| s.set_hash(mb)),
+            OptionChange::Threads(n) => self.with_searcher("setoption", |s| s.set_threads(n)),
+            OptionChange::MultiPv(n) => self.with_searcher("setoption", |s| s.set_multipv(n)),
+            OptionChange::MoveOverhead(ms) => self.with_searcher("setoption", |s| {
+                s.set_move_overhead(Duration::from_millis(ms))
+            }),
+            OptionChange::ClearHash => self.with_searcher("setoption", |s| s.clear()),
+            OptionChange::Ponder(_) => Ok(()),
+            OptionChange::UseNnue(on) => {
+                if !self.reclaim() {
+                    return Err(UciError::Busy("setoption".to_string()));
+                }
+                self.use_nnue = on;
+                self.apply_eval();
+                Ok(())
+            }
+            OptionChange::EvalFile(name) => {
+                if !self.reclaim() {
+                    return Err(UciError::Busy("setoption".to_string()));
+                }
+                self.load_eval_file(&name)?;
+                self.apply_eval();
+                Ok(())
+            }
+        }
+    }
+
+    /// Loads `name` (or the embedded net for `<default>`); on failure the previous
+    /// network stays in use.
+    fn load_eval_file(&mut self, name: &str) -> Result<(), UciError> {
+        let loaded = if name == DEFAULT_EVAL_FILE {
+            default_net::load().map_err(|e| e.to_string())
+        } else {
+            Network::load(Path::new(name))
+                .map(|n| Some(Arc::new(n)))
+                .map_err(|e| e.to_string())
+        };
+        match loaded {
+            Ok(net) => {
+                self.net = net;
+                self.net_name = name.to_string();
+                Ok(())
+            }
+            Err(e) => Err(UciError::SetOption(format!(
+                "EvalFile '{name}' not loaded, keeping {}: {e}",
+                self.net_name
+            ))),
+        }
+    }
+
+    /// The evaluation the options ask for.
+    fn eval_kind(&self) -> EvalKind {
+        match (&self.net, self.use_nnue) {
+            (Some(net), true) => EvalKind::Nnue(net.clone()),
+            _ => EvalKind::Classical,
+        }
+    }
+
+    fn apply_eval(&mut self) {
+        let kind = self.eval_kind();
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_eval(kind);
+        }
+        self.announced = false;
+    }
+
+    /// Says once (at `isready` or `go`) which evaluation the search uses, so a user
+    /// sees the classical fallback in the GUI's engine output.
+    fn announce_eval(&mut self) {
+        if self.announced {
+            return;
+        }
+        self.announced = true;
+        let text = match (&self.net, self.use_nnue) {
+            (Some(net), true) => format!(
+                "NNUE evaluation using {} [{}] enabled",
+                self.net_name,
+                net.architecture().summary()
+            ),
+            (None, true) => format!(
+                "classical evaluation in use: no network available ({} has none; \
+                 set EvalFile to a .nnue file)",
+                self.net_name
+            ),
+            (_, false) => "classical evaluation enabled (Use NNUE is false)".to_string(),
+        };
+        self.out.info_string(&text);
+    }
+
+    fn go(&mut self, args: &[&str]) -> Result<(), UciError> {
+        if !self.reclaim() {
+            return Err(UciError::Busy("go".to_string()));
+        }
+        let Some(mut searcher) = self.searcher.take() else {
+            return Err(UciError::Busy("go".to_string()));
+        };
+        self.announce_eval();
+        let (limits, warnings) = go::parse_go(args, &self.game.current);
+        for w in warnings {
+            self.out.info_string(&format!("warning: go: {w}"));
+        }
+        let control = Arc::new(SearchControl::default());
+        control.ponder.store(limits.ponder, Ordering::SeqCst);
+        let game = self.game.clone();
+        let out = self.out.clone();
+        let thread_control = control.clone();
+        let done = Arc::new(AtomicBool::new(false));
+        let thread_done = done.clone();
+        let spawned = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let mut on_info = |info: &crate::search::Info| out.line(&format_info(info));
+                let result = searcher.search(
+                    &game.current,
+                    &game.history,
+                    &limits,
+                    &thread_control,
+                    &mut on_info,
+                );
+                thread_done.store(true, Ordering::SeqCst);
+                out.line(&format_bestmove(&result));
+                searcher
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    handle,
+                    control,
+                    done,
+                });
+                Ok(())
+            }
+            Err(e) => {
+                // The searcher moved into the failed closure; start a fresh one.
+                self.searcher = Some(Searcher::new(HASH_DEFAULT, 1));
+                self.apply_eval();
+                Err(UciError::Go(format!("cannot start the search thread: {e}")))
+            }
+        }
+    }
+
+    fn perft(&mut self, args: &[&str]) -> Result<(), UciError> {
+        let depth = parse_depth("perft", args, None)?;
+        let start = Instant::now();
+        let entries = perft::divide(&self.game.current, depth);
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            entries.iter().map(|e| e.nodes).sum()
+        };
+        for e in &entries {
+            self.out.line(&format!("{}: {}", e.uci(), e.nodes));
+        }
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
+        self.out.info_string(&format!(
+            "perft {depth}: {:.0} ms, {:.0} leaves/s",
+            secs * 1000.0,
+            total as f64 / secs
+        ));
+        Ok(())
+    }
+
+    fn bench(&mut self, args: &[&str]) -> Result<(), UciError> {
+        if !self.reclaim() {
+            return Err(UciError::Busy("bench".to_string()));
+        }
+        let depth = parse_depth("bench", args, Some(bench::DEFAULT_DEPTH))?;
+        self.announce_eval();
+        bench::run(depth, &self.eval_kind(), &self.out);
+        Ok(())
+    }
+}
+
+/// `[depth]` for perft and bench: 1..=64 (perft also 0).
+fn parse_depth(command: &str, args: &[&str], default: Option<u32>) -> Result<u32, UciError> {
+    let err = |problem: String| UciError::Argument {
+        command: command.to_string(),
+        problem,
+    };
+    match (args.first(), default) {
+        (None, Some(d)) => Ok(d),
+        (None, None) => Err(err("needs a depth, like 'perft 5'".to_string())),
+        (Some(text), _) => {
+            if args.len() > 1 {
+                return Err(err(format!("unexpected '{}'", args[1..].join(" "))));
+            }
+            match text.parse::<u32>() {
+                Ok(d) if d <= 64 && (d >= 1 || command == "perft") => Ok(d),
+                _ => Err(err(format!("depth '{text}' is not a number in 1..64"))),
+            }
+        }
+    }
+}
+
+const HELP: &str = "commands: uci isready ucinewgame setoption position go stop ponderhit quit \
+d eval perft <depth> bench [depth] help";

@@ -1,0 +1,110 @@
+//! `eval` against Stockfish 12 through the real binary (EvalFile loading a HalfKP net
+//! our core writes), `Use NNUE`, and the bench signature.
+
+mod support;
+
+use std::process::Command;
+use std::time::Duration;
+
+use nnue_core::nnue::{random_network, Architecture};
+use support::{shared, Engine};
+
+const LONG: Duration = Duration::from_secs(120);
+
+/// `(fen, side-to-move value)` rows of the Stockfish 12 reference evaluations.
+fn sf12_rows() -> Vec<(String, i32)> {
+    let path = shared("vectors/sf12_random_halfkp_evals.tsv");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("shared reference {} is missing: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            (cols[0].to_string(), cols[2].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn eval_prints_stockfish12_values_for_evalfile_net() {
+    let net = random_network(&Architecture::halfkp_256(), 20201002).unwrap();
+    let dir = std::env::temp_dir().join(format!("nnue-eval-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("random halfkp.nnue");
+    net.save(&path).unwrap();
+
+    let mut e = Engine::start();
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    let ready = e.sync();
+    assert!(
+        ready
+            .iter()
+            .any(|l| l.starts_with("info string NNUE evaluation using")),
+        "{ready:?}"
+    );
+    let rows = sf12_rows();
+    assert!(rows.len() >= 10);
+    for (fen, expected) in &rows {
+        e.send(&format!("position fen {fen}"));
+        e.send("eval");
+        let lines = e.until(LONG, |l| {
+            l.starts_with("NNUE evaluation") && l.contains("pawns")
+        });
+        let want = format!("NNUE evaluation {expected} (side to move, internal units)");
+        assert!(lines.contains(&want), "{fen}: want {want:?}, got {lines:?}");
+        assert!(lines.iter().any(|l| l.starts_with("Classical evaluation ")));
+    }
+    // Use NNUE false: the search says it is classical, eval has no NNUE line.
+    e.send("setoption name Use NNUE value false");
+    let ready = e.sync();
+    assert!(
+        ready
+            .iter()
+            .any(|l| l.contains("classical evaluation enabled")),
+        "{ready:?}"
+    );
+    // A search with the net works.
+    e.send("setoption name Use NNUE value true");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.until(LONG, |l| l.starts_with("bestmove"));
+    assert!(lines.last().unwrap().len() > "bestmove ".len());
+    e.quit();
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn bench_nodes(output: &str) -> u64 {
+    output
+        .lines()
+        .find_map(|l| l.strip_prefix("Nodes searched  : "))
+        .unwrap_or_else(|| panic!("no node count in {output}"))
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn bench_signature_is_deterministic() {
+    let run = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_nnue"))
+            .args(["bench", "5"])
+            .output()
+            .expect("run nnue bench");
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let a = run();
+    let b = run();
+    assert!(bench_nodes(&a) > 1000);
+    assert_eq!(bench_nodes(&a), bench_nodes(&b));
+    assert!(a.contains("Nodes/second    : "));
+    // The same through the UCI loop, after other searches filled the hash: bench
+    // uses its own fresh tables.
+    let mut e = Engine::start();
+    e.send("go depth 6");
+    e.until(LONG, |l| l.starts_with("bestmove"));
+    e.send("bench 5");
+    let lines = e.until(LONG, |l| l.starts_with("Nodes/second"));
+    assert_eq!(bench_nodes(&lines.join("\n")), bench_nodes(&a));
+    e.quit();
+}
