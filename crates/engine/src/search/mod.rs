@@ -7,6 +7,7 @@ pub mod limits;
 pub mod movepick;
 pub mod score;
 pub mod searcher;
+pub mod see;
 pub mod time;
 pub mod tt;
 pub mod worker;

@@ -4,9 +4,10 @@
 //! by history. Scores are computed once per node; moves are then picked one at a time
 //! (selection), since most nodes cut off after the first few.
 
-use shakmaty::{Color, Move, MoveList, Role};
+use shakmaty::{Board, Color, Move, MoveList, Role};
 
 use super::history::History;
+use super::see::see_ge;
 use super::tt::encode_move;
 
 /// Capacity of shakmaty's `MoveList`.
@@ -15,6 +16,8 @@ const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 24;
 const KILLER_1: i32 = 1 << 22;
 const KILLER_2: i32 = KILLER_1 - 1;
+/// Captures that lose material in the exchange go after the quiet moves' best.
+const BAD_CAPTURE: i32 = -(1 << 20);
 
 /// Value of a role for capture ordering.
 #[inline]
@@ -48,6 +51,7 @@ impl MovePicker {
         moves: MoveList,
         tt_move: u16,
         history: &History,
+        board: &Board,
         color: Color,
         ply: usize,
     ) -> MovePicker {
@@ -59,7 +63,12 @@ impl MovePicker {
             } else if is_tactical(m) {
                 let victim = m.capture().map_or(0, role_value);
                 let promo = m.promotion().map_or(0, role_value);
-                CAPTURE + 64 * (victim + promo) - role_value(m.role())
+                let base = if see_ge(board, color, m, 0) {
+                    CAPTURE
+                } else {
+                    BAD_CAPTURE
+                };
+                base + 64 * (victim + promo) - role_value(m.role())
             } else if killers[0] == Some(*m) {
                 KILLER_1
             } else if killers[1] == Some(*m) {

@@ -166,7 +166,14 @@ impl Searcher {
             };
         }
         let tt_move = self.tt.probe(root_key).map_or(0, |e| e.mv);
-        let mut picker = MovePicker::new(legal, tt_move, &self.threads[0].history, root.turn(), 0);
+        let mut picker = MovePicker::new(
+            legal,
+            tt_move,
+            &self.threads[0].history,
+            root.board(),
+            root.turn(),
+            0,
+        );
         let mut root_moves = Vec::with_capacity(picker.len());
         while let Some(m) = picker.next_move() {
             root_moves.push(RootMove {

@@ -14,6 +14,7 @@ use super::history::History;
 use super::limits::SearchControl;
 use super::movepick::{is_tactical, role_value, MovePicker};
 use super::score::{from_tt, to_tt, Bound, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use super::see::see_ge;
 use super::time::TimeBudget;
 use super::tt::{encode_move, TranspositionTable};
 use crate::eval::Evaluator;
@@ -75,6 +76,8 @@ pub struct RootMove {
 }
 
 const LMR_TABLE_SIZE: usize = 64;
+/// Quiescence plies after which only recaptures are searched.
+const RECAPTURES_FROM: u32 = 4;
 
 /// Late-move reduction in plies by depth and move number: log-log, as is usual.
 fn lmr_table() -> [[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE] {
@@ -355,7 +358,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         null_ok: bool,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, 0, None);
         }
         self.td.pv_len[ply] = ply;
         self.tick();
@@ -453,7 +456,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
         let us = pos.turn();
         self.td.history.clear_killers(ply + 1);
-        let mut picker = MovePicker::new(moves, tt_move, &self.td.history, us, ply);
+        let mut picker = MovePicker::new(moves, tt_move, &self.td.history, pos.board(), us, ply);
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move: Option<Move> = None;
@@ -468,6 +471,16 @@ impl<'a, 'b> Worker<'a, 'b> {
             let prunable = !pv_node && !in_check && quiet && best > -MATE_BOUND;
             // Late move pruning: at low depth, late quiet moves rarely matter.
             if prunable && depth <= 4 && index as i32 > 3 + 2 * depth * depth {
+                continue;
+            }
+            // Captures that lose too much in the exchange at low depth.
+            if !pv_node
+                && !in_check
+                && !quiet
+                && best > -MATE_BOUND
+                && depth <= 6
+                && !see_ge(pos.board(), us, &m, -120 * depth)
+            {
                 continue;
             }
             let child = self.make(pos, m);
@@ -565,8 +578,19 @@ impl<'a, 'b> Worker<'a, 'b> {
     }
 
     /// Quiescence search: only captures and promotions (all evasions when in check),
-    /// so that the static evaluation is only trusted in quiet positions.
-    fn qsearch(&mut self, pos: &Chess, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// so that the static evaluation is only trusted in quiet positions. `qply`
+    /// counts plies inside quiescence; past [`RECAPTURES_FROM`] only recaptures on
+    /// `last_to` are tried, so that nets that do not (yet) value material cannot make
+    /// it explode on positions full of even trades.
+    fn qsearch(
+        &mut self,
+        pos: &Chess,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+        last_to: Option<shakmaty::Square>,
+    ) -> i32 {
         self.td.pv_len[ply.min(MAX_PLY)] = ply.min(MAX_PLY);
         self.tick();
         if self.stopped {
@@ -613,22 +637,42 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            // Captures and queen promotions only.
-            moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+            // Captures and queen promotions only; deep in quiescence only recaptures.
+            if qply >= RECAPTURES_FROM {
+                moves.retain(|m| m.is_capture() && Some(m.to()) == last_to);
+            } else {
+                moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
+            }
         }
         let tt_move = tt.map_or(0, |e| e.mv);
-        let mut picker = MovePicker::new(moves, tt_move, &self.td.history, pos.turn(), ply);
+        let mut picker = MovePicker::new(
+            moves,
+            tt_move,
+            &self.td.history,
+            pos.board(),
+            pos.turn(),
+            ply,
+        );
         let mut best_move = None;
         while let Some(m) = picker.next_move() {
-            // Delta pruning: even winning the victim for free cannot reach alpha.
+            // In check: once one evasion holds, skip the other quiet evasions (they
+            // rarely matter and, chained with checking captures, blow up the tree).
+            if in_check && best > -MATE_BOUND && !is_tactical(&m) {
+                continue;
+            }
             if !in_check && m.promotion().is_none() {
+                // Delta pruning: even winning the victim for free cannot reach alpha.
                 let gain = m.capture().map_or(0, role_value) * 230;
                 if stand_pat + gain + 200 <= alpha {
                     continue;
                 }
+                // Losing captures.
+                if !see_ge(pos.board(), pos.turn(), &m, 0) {
+                    continue;
+                }
             }
             let child = self.make(pos, m);
-            let v = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            let v = -self.qsearch(&child, -beta, -alpha, ply + 1, qply + 1, Some(m.to()));
             self.unmake();
             if self.stopped {
                 return 0;

@@ -1,0 +1,127 @@
+//! Static exchange evaluation: the material result of the capture sequence on one
+//! square when both sides always recapture with their least valuable piece. Used to
+//! skip losing captures in quiescence search and to order them late; without it, a
+//! network that does not value material (a random or early net) makes quiescence
+//! search explode on positions full of captures.
+
+use shakmaty::{attacks, Bitboard, Board, Color, Move, Role};
+
+/// Exchange values of the roles (king: effectively infinite).
+#[inline]
+fn value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 208,
+        Role::Knight => 850,
+        Role::Bishop => 910,
+        Role::Rook => 1380,
+        Role::Queen => 2680,
+        Role::King => 20000,
+    }
+}
+
+/// Whether `m` by `us` wins at least `threshold` in the exchange it starts.
+/// Castling, en passant and promotions count as good (they are rare and mostly are).
+pub fn see_ge(board: &Board, us: Color, m: &Move, threshold: i32) -> bool {
+    let (from, to, role, captured) = match *m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion: None,
+        } => (from, to, role, capture),
+        _ => return threshold <= 0,
+    };
+    let mut swap = captured.map_or(0, value) - threshold;
+    if swap < 0 {
+        return false;
+    }
+    swap = value(role) - swap;
+    if swap <= 0 {
+        return true;
+    }
+    let mut occupied = board.occupied() ^ Bitboard::from(from) ^ Bitboard::from(to);
+    let mut attackers = attackers_to(board, to, occupied);
+    let diagonal = board.bishops() | board.queens();
+    let straight = board.rooks() | board.queens();
+    let mut side = us;
+    let mut result = true;
+    loop {
+        side = !side;
+        attackers &= occupied;
+        let mine = attackers & board.by_color(side);
+        if mine.is_empty() {
+            break;
+        }
+        result = !result;
+        let Some((attacker_role, sq)) = least_valuable(board, mine) else {
+            break;
+        };
+        if attacker_role == Role::King {
+            // The king may only take if nothing defends the square any more.
+            return if (attackers & board.by_color(!side)).any() {
+                !result
+            } else {
+                result
+            };
+        }
+        swap = value(attacker_role) - swap;
+        if swap < i32::from(result) {
+            break;
+        }
+        occupied ^= Bitboard::from(sq);
+        // Sliders behind the piece that just captured join in (x-rays).
+        if matches!(attacker_role, Role::Pawn | Role::Bishop | Role::Queen) {
+            attackers |= attacks::bishop_attacks(to, occupied) & diagonal;
+        }
+        if matches!(attacker_role, Role::Rook | Role::Queen) {
+            attackers |= attacks::rook_attacks(to, occupied) & straight;
+        }
+    }
+    result
+}
+
+fn attackers_to(board: &Board, sq: shakmaty::Square, occupied: Bitboard) -> Bitboard {
+    board.attacks_to(sq, Color::White, occupied) | board.attacks_to(sq, Color::Black, occupied)
+}
+
+fn least_valuable(board: &Board, among: Bitboard) -> Option<(Role, shakmaty::Square)> {
+    for role in Role::ALL {
+        if let Some(sq) = (among & board.by_role(role)).first() {
+            return Some((role, sq));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, Position};
+
+    fn check(fen: &str, mv: &str, threshold: i32) -> bool {
+        let p: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let m = mv.parse::<UciMove>().unwrap().to_move(&p).unwrap();
+        see_ge(p.board(), p.turn(), &m, threshold)
+    }
+
+    #[test]
+    fn exchanges() {
+        // Pawn takes an undefended knight: +850.
+        assert!(check("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5", 850));
+        assert!(!check("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5", 851));
+        // Queen takes a pawn defended by a pawn: loses the queen.
+        assert!(!check("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", 0));
+        // Rook takes a rook defended by a rook, backed by our second rook: even.
+        assert!(check("3rk3/3r4/8/8/8/8/3R4/3RK3 w - - 0 1", "d2d7", 0));
+        // Knight takes a pawn defended by a bishop: loses the knight for a pawn.
+        assert!(!check("4k3/8/2b5/3p4/8/4N3/8/4K3 w - - 0 1", "e3d5", 0));
+        // Quiet move to an attacked square.
+        assert!(!check("4k3/8/8/8/3p4/8/8/2B1K3 w - - 0 1", "c1e3", 0));
+        assert!(check("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", "c1e3", 0));
+    }
+}
