@@ -108,3 +108,50 @@ fn bench_signature_is_deterministic() {
     assert_eq!(bench_nodes(&lines.join("\n")), bench_nodes(&a));
     e.quit();
 }
+
+#[test]
+fn evalfile_loads_thesis_architectures() {
+    let arch = Architecture::new("All+H+V", 64, &[16]).unwrap();
+    let net = random_network(&arch, 3).unwrap();
+    let dir = std::env::temp_dir().join(format!("nnue-thesis-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("all_h_v.nnue");
+    net.save(&path).unwrap();
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let p: shakmaty::Chess = fen
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    let expected = nnue_core::nnue::evaluate(&net, &p);
+
+    let mut e = Engine::start();
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    let ready = e.sync();
+    assert!(
+        ready.iter().any(|l| l.contains("All+H+V 960->64x2-16-1")),
+        "{ready:?}"
+    );
+    e.send(&format!("position fen {fen}"));
+    e.send("eval");
+    let lines = e.until(LONG, |l| l.starts_with("NNUE evaluation") && l.contains("pawns"));
+    let want = format!("NNUE evaluation {expected} (side to move, internal units)");
+    assert!(lines.contains(&want), "want {want:?}, got {lines:?}");
+    e.send("go depth 5");
+    e.until(LONG, |l| l.starts_with("bestmove"));
+    // A broken file is refused with a message naming it, and the net stays loaded.
+    let broken = dir.join("broken.nnue");
+    std::fs::write(&broken, b"not a network").unwrap();
+    e.send(&format!("setoption name EvalFile value {}", broken.display()));
+    let got = e.sync();
+    assert!(
+        got.iter()
+            .any(|l| l.starts_with("info string error:") && l.contains("broken.nnue")),
+        "{got:?}"
+    );
+    e.send("eval");
+    let lines = e.until(LONG, |l| l.starts_with("NNUE evaluation") && l.contains("pawns"));
+    assert!(lines.contains(&want), "{lines:?}");
+    e.quit();
+    std::fs::remove_dir_all(&dir).ok();
+}
