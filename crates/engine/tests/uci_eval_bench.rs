@@ -134,7 +134,9 @@ fn evalfile_loads_thesis_architectures() {
     );
     e.send(&format!("position fen {fen}"));
     e.send("eval");
-    let lines = e.until(LONG, |l| l.starts_with("NNUE evaluation") && l.contains("pawns"));
+    let lines = e.until(LONG, |l| {
+        l.starts_with("NNUE evaluation") && l.contains("pawns")
+    });
     let want = format!("NNUE evaluation {expected} (side to move, internal units)");
     assert!(lines.contains(&want), "want {want:?}, got {lines:?}");
     e.send("go depth 5");
@@ -142,7 +144,10 @@ fn evalfile_loads_thesis_architectures() {
     // A broken file is refused with a message naming it, and the net stays loaded.
     let broken = dir.join("broken.nnue");
     std::fs::write(&broken, b"not a network").unwrap();
-    e.send(&format!("setoption name EvalFile value {}", broken.display()));
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        broken.display()
+    ));
     let got = e.sync();
     assert!(
         got.iter()
@@ -150,7 +155,9 @@ fn evalfile_loads_thesis_architectures() {
         "{got:?}"
     );
     e.send("eval");
-    let lines = e.until(LONG, |l| l.starts_with("NNUE evaluation") && l.contains("pawns"));
+    let lines = e.until(LONG, |l| {
+        l.starts_with("NNUE evaluation") && l.contains("pawns")
+    });
     assert!(lines.contains(&want), "{lines:?}");
     e.quit();
     std::fs::remove_dir_all(&dir).ok();

@@ -4,6 +4,7 @@
 //! by history. Scores are computed once per node; moves are then picked one at a time
 //! (selection), since most nodes cut off after the first few.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Board, Color, Move, MoveList, Role};
 
 use super::history::History;
@@ -41,7 +42,8 @@ pub fn is_tactical(m: &Move) -> bool {
 /// A node's moves with their ordering scores.
 pub struct MovePicker {
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// Filled to the length of `moves` only (no per-node clearing of 270 slots).
+    scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
 }
 
@@ -56,9 +58,9 @@ impl MovePicker {
         ply: usize,
     ) -> MovePicker {
         let killers = history.killers(ply);
-        let mut scores = [0i32; MAX_MOVES];
-        for (i, m) in moves.iter().enumerate() {
-            scores[i] = if tt_move != 0 && encode_move(m) == tt_move {
+        let mut scores = ArrayVec::new();
+        for m in moves.iter() {
+            scores.push(if tt_move != 0 && encode_move(m) == tt_move {
                 TT_MOVE
             } else if is_tactical(m) {
                 let victim = m.capture().map_or(0, role_value);
@@ -75,7 +77,7 @@ impl MovePicker {
                 KILLER_2
             } else {
                 history.score(color, m)
-            };
+            });
         }
         MovePicker {
             moves,
