@@ -185,12 +185,21 @@ fn ponder_ignores_the_clock_until_ponderhit() {
 
 #[test]
 fn clock_limits_are_kept() {
-    for (time, inc) in [(50u64, 0u64), (1000, 100), (20, 10)] {
+    let cases = [
+        (50u64, 0u64, None),
+        (1000, 100, None),
+        (20, 10, None),
+        (300, 0, Some(1)),
+        (300, 0, Some(3)),
+        (1000, 0, Some(40)),
+    ];
+    for (time, inc, movestogo) in cases {
         let limits = Limits {
             wtime: Some(Duration::from_millis(time)),
             winc: Some(Duration::from_millis(inc)),
             btime: Some(Duration::from_millis(time)),
             binc: Some(Duration::from_millis(inc)),
+            movestogo,
             ..Limits::default()
         };
         let t = Instant::now();
@@ -204,7 +213,7 @@ fn clock_limits_are_kept() {
         let spent = t.elapsed();
         assert!(
             spent < Duration::from_millis(time.max(5)),
-            "{time}+{inc}: spent {spent:?}"
+            "{time}+{inc} movestogo {movestogo:?}: spent {spent:?}"
         );
         assert!(r.best_move.is_some());
     }

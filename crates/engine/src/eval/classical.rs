@@ -293,10 +293,9 @@ const ADJACENT_FILES: [u64; 8] = {
     t
 };
 
-/// Squares in front of a pawn on its own and the adjacent files: if no enemy pawn
-/// stands there, the pawn is passed. Indexed by colour (White = 1 in shakmaty's
-/// `Color as usize`, Black = 0) and square.
-const PASSED_MASK: [[u64; 64]; 2] = {
+/// Squares on the own and adjacent files from one to `reach` ranks in front of a
+/// square, per colour (White = 1 in shakmaty's `Color as usize`, Black = 0).
+const fn front_span(reach: i32) -> [[u64; 64]; 2] {
     let mut t = [[0u64; 64]; 2];
     let mut sq = 0;
     while sq < 64 {
@@ -304,13 +303,12 @@ const PASSED_MASK: [[u64; 64]; 2] = {
         let r = (sq / 8) as i32;
         let mut s = 0;
         while s < 64 {
-            let sf = s % 8;
-            let sr = s / 8;
+            let (sf, sr) = (s % 8, s / 8);
             if abs(sf - f) <= 1 {
-                if sr > r {
+                if sr > r && sr - r <= reach {
                     t[Color::White as usize][sq] |= 1u64 << s;
                 }
-                if sr < r {
+                if sr < r && r - sr <= reach {
                     t[Color::Black as usize][sq] |= 1u64 << s;
                 }
             }
@@ -319,33 +317,13 @@ const PASSED_MASK: [[u64; 64]; 2] = {
         sq += 1;
     }
     t
-};
+}
 
-/// The three squares in front of a king and the three beyond them.
-const SHIELD_MASK: [[u64; 64]; 2] = {
-    let mut t = [[0u64; 64]; 2];
-    let mut sq = 0;
-    while sq < 64 {
-        let f = (sq % 8) as i32;
-        let r = (sq / 8) as i32;
-        let mut s = 0;
-        while s < 64 {
-            let sf = s % 8;
-            let sr = s / 8;
-            if abs(sf - f) <= 1 {
-                if sr == r + 1 || sr == r + 2 {
-                    t[Color::White as usize][sq] |= 1u64 << s;
-                }
-                if sr == r - 1 || sr == r - 2 {
-                    t[Color::Black as usize][sq] |= 1u64 << s;
-                }
-            }
-            s += 1;
-        }
-        sq += 1;
-    }
-    t
-};
+/// If no enemy pawn stands in this span, the pawn is passed.
+const PASSED_MASK: [[u64; 64]; 2] = front_span(7);
+
+/// The pawn shield of a king: the three squares in front of it and the three beyond.
+const SHIELD_MASK: [[u64; 64]; 2] = front_span(2);
 
 #[cfg(test)]
 mod tests {

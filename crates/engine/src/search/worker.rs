@@ -16,7 +16,7 @@ use super::movepick::{is_tactical, role_value, MovePicker};
 use super::score::{from_tt, to_tt, Bound, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
 use super::time::TimeBudget;
-use super::tt::{encode_move, TranspositionTable};
+use super::tt::{encode_move, TranspositionTable, TtEntry};
 use crate::eval::Evaluator;
 
 /// The Zobrist key shakmaty computes for `pos` (en passant only when capturable).
@@ -391,13 +391,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         let tt_move = tt.map_or(0, |e| e.mv);
         if let Some(e) = tt {
             if !pv_node && e.depth >= depth {
-                let v = from_tt(e.value, ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= beta,
-                    Bound::Upper => v <= alpha,
-                };
-                if usable {
+                if let Some(v) = tt_cutoff(&e, ply, alpha, beta) {
                     return v;
                 }
             }
@@ -558,21 +552,15 @@ impl<'a, 'b> Worker<'a, 'b> {
             // Every move was pruned: fall back to a value below alpha.
             best = alpha;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha && best_move.is_some() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
         let stored_eval = if in_check { 0 } else { static_eval };
-        self.shared.tt.store(
+        self.store(
             key,
-            best_move.as_ref().map_or(0, encode_move),
-            to_tt(best, ply),
+            best,
+            (original_alpha, beta),
+            best_move,
             stored_eval,
             depth,
-            bound,
+            ply,
         );
         best
     }
@@ -605,16 +593,8 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
         let key = self.keys[self.keys.len() - 1];
         let tt = self.shared.tt.probe(key);
-        if let Some(e) = tt {
-            let v = from_tt(e.value, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => v >= beta,
-                Bound::Upper => v <= alpha,
-            };
-            if usable {
-                return v;
-            }
+        if let Some(v) = tt.and_then(|e| tt_cutoff(&e, ply, alpha, beta)) {
+            return v;
         }
         let in_check = pos.is_check();
         let original_alpha = alpha;
@@ -688,24 +668,57 @@ impl<'a, 'b> Worker<'a, 'b> {
                 }
             }
         }
+        let stored_eval = if in_check { 0 } else { stand_pat };
+        self.store(
+            key,
+            best,
+            (original_alpha, beta),
+            best_move,
+            stored_eval,
+            0,
+            ply,
+        );
+        best
+    }
+
+    /// Stores a node's result; the bound follows from where `best` fell in the
+    /// window the node was searched with.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store(
+        &self,
+        key: u64,
+        best: i32,
+        (alpha, beta): (i32, i32),
+        best_move: Option<Move>,
+        eval: i32,
+        depth: i32,
+        ply: usize,
+    ) {
         let bound = if best >= beta {
             Bound::Lower
-        } else if best > original_alpha {
+        } else if best > alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        let stored_eval = if in_check { 0 } else { stand_pat };
-        self.shared.tt.store(
-            key,
-            best_move.as_ref().map_or(0, encode_move),
-            to_tt(best, ply),
-            stored_eval,
-            0,
-            bound,
-        );
-        best
+        let mv = best_move.as_ref().map_or(0, encode_move);
+        self.shared
+            .tt
+            .store(key, mv, to_tt(best, ply), eval, depth, bound);
     }
+}
+
+/// The table's value when its bound decides the window `(alpha, beta)`.
+#[inline]
+fn tt_cutoff(e: &TtEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let v = from_tt(e.value, ply);
+    let usable = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => v >= beta,
+        Bound::Upper => v <= alpha,
+    };
+    usable.then_some(v)
 }
 
 /// Whether `color` has a piece other than pawns and king (null move is unsafe in
