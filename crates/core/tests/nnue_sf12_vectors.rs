@@ -1,7 +1,6 @@
 //! Stockfish 12 exactness: our random HalfKP net is byte-identical to the one the
 //! shared Python tool writes, and our raw evaluations equal Stockfish 12's.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use nnue_core::nnue::sha256::sha256_hex;
@@ -9,11 +8,9 @@ use nnue_core::nnue::{evaluate, random_network, AccumulatorStack, Architecture, 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-fn shared(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared")
-        .join(path)
-}
+#[path = "support/shared_dir.rs"]
+mod shared_dir;
+use shared_dir::shared;
 
 /// `(fen, white view, side-to-move view)` rows and the net's sha256 from the header.
 fn vectors() -> (Vec<(String, i32, i32)>, String) {

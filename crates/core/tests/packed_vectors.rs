@@ -1,20 +1,12 @@
 //! PackedSfen against the 100 positions Stockfish's own packer wrote
 //! (shared/vectors/packed_sfen.tsv) and the worked records of formats.md 1.6.
 
-use std::path::PathBuf;
-
 use nnue_core::packed::{GameResult, MoveKind, PackedSfen, PackedSfenValue, SfMove};
 use shakmaty::{fen::Fen, CastlingMode, Chess, Move, Position, Role, Square};
 
-fn shared_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    assert!(
-        dir.join("vectors/packed_sfen.tsv").is_file(),
-        "reference material missing: {} (tests need /work/shared)",
-        dir.display()
-    );
-    dir
-}
+#[path = "support/shared_dir.rs"]
+mod shared_dir;
+use shared_dir::shared_dir;
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

@@ -7,15 +7,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use nnue_core::packed::{GameResult, PackedSfen, PackedSfenValue, SfMove};
 use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
 
-pub fn shared_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    assert!(
-        dir.join("vectors/packed_sfen.tsv").is_file(),
-        "reference material missing: {} (tests need /work/shared)",
-        dir.display()
-    );
-    dir
-}
+#[path = "../../core/tests/support/shared_dir.rs"]
+mod shared_dir;
+pub use shared_dir::shared_dir;
 
 pub fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())

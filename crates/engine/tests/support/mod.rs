@@ -3,7 +3,6 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
@@ -107,9 +106,7 @@ impl Drop for Engine {
     }
 }
 
-/// A path under the read-only shared reference directory.
-pub fn shared(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared")
-        .join(path)
-}
+#[path = "../../../core/tests/support/shared_dir.rs"]
+mod shared_dir;
+#[allow(unused_imports)]
+pub use shared_dir::shared;
