@@ -76,9 +76,18 @@ impl Searcher {
         }
     }
 
-    /// Reallocates (and so clears) the table.
-    pub fn set_hash(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb.clamp(1, 65536));
+    /// Reallocates (and so clears) the table. If `mb` MiB cannot be allocated the
+    /// old table stays and the error says so.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        // Free the old table first so that resizing near the memory limit works.
+        self.tt = TranspositionTable::new(1);
+        match TranspositionTable::try_new(mb.clamp(1, 65536)) {
+            Ok(tt) => {
+                self.tt = tt;
+                Ok(())
+            }
+            Err(e) => Err(format!("{e}; using 1 MiB")),
+        }
     }
 
     /// Number of search threads (the main one plus Lazy SMP helpers).

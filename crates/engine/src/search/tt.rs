@@ -40,15 +40,28 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` MiB (at least one bucket).
+    /// A table of about `mb` MiB (at least one bucket). Panics only if even that
+    /// cannot be allocated; use [`TranspositionTable::try_new`] for user sizes.
     pub fn new(mb: usize) -> TranspositionTable {
-        let count = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
+        match Self::try_new(mb) {
+            Ok(tt) => tt,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A table of about `mb` MiB, or an error if the memory is not available (a
+    /// `Hash` value larger than the machine must not abort the engine).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        let count = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
-        buckets.resize_with(count.max(1), Bucket::default);
-        TranspositionTable {
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|e| format!("cannot allocate a {mb} MiB hash table: {e}"))?;
+        buckets.resize_with(count, Bucket::default);
+        Ok(TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Empties every slot.

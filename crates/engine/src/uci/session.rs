@@ -220,7 +220,11 @@ impl Session {
     fn setoption(&mut self, args: &[&str]) -> Result<(), UciError> {
         let change = options::parse_setoption(args)?;
         match change {
-            OptionChange::Hash(mb) => self.with_searcher("setoption", |s| s.set_hash(mb)),
+            OptionChange::Hash(mb) => {
+                let mut result = Ok(());
+                self.with_searcher("setoption", |s| result = s.set_hash(mb))?;
+                result.map_err(UciError::SetOption)
+            }
             OptionChange::Threads(n) => self.with_searcher("setoption", |s| s.set_threads(n)),
             OptionChange::MultiPv(n) => self.with_searcher("setoption", |s| s.set_multipv(n)),
             OptionChange::MoveOverhead(ms) => self.with_searcher("setoption", |s| {
