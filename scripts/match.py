@@ -3,10 +3,12 @@
 on any illegal move, crash or time forfeit.
 
     scripts/match.py [--engine PATH] [--opponent PATH] [--games 20] [--tc 1+0.1]
-                     [--concurrency 2] [--max-plies 400] [--option Name=Value ...]
+                     [--movestogo N] [--concurrency 2] [--max-plies 400]
+                     [--option Name=Value ...]
 
 Each opening of a small built-in book is played twice with colours swapped. The
-clock is kept here, like a GUI: wall time from sending `go` to reading `bestmove`
+clock is kept here, like a GUI (with --movestogo N the base time is added back
+every N moves of each side, a classical "N moves in base seconds" control): wall time from sending `go` to reading `bestmove`
 is charged, so pipe and process latency count against the engine. Games end by
 the rules (mate, stalemate, repetition, 50 moves, insufficient material) or are
 adjudicated a draw after --max-plies. Exit status: 0 when every game finished
@@ -73,11 +75,16 @@ def play_game(index, args, options):
                 return index, "1/2-1/2 (adjudicated)", None, board.ply()
             side = board.turn
             engine = engines[0] if side == chess.WHITE else engines[1]
+            moves_played = (board.ply() - len(opening)) // 2  # by the side to move
+            remaining = None
+            if args.movestogo:
+                remaining = args.movestogo - moves_played % args.movestogo
             limit = chess.engine.Limit(
                 white_clock=clock[chess.WHITE],
                 black_clock=clock[chess.BLACK],
                 white_inc=inc,
                 black_inc=inc,
+                remaining_moves=remaining,
             )
             t0 = time.monotonic()
             result = engine.play(board, limit)
@@ -87,6 +94,8 @@ def play_game(index, args, options):
                 who = "white" if side == chess.WHITE else "black"
                 return index, "forfeit", f"{who} lost on time at ply {board.ply()} ({clock[side]:.3f}s)", board.ply()
             clock[side] += inc
+            if remaining == 1:
+                clock[side] += base
             if result.move is None or result.move not in board.legal_moves:
                 return index, "illegal", f"illegal move {result.move} in {board.fen()}", board.ply()
             board.push(result.move)
@@ -107,6 +116,7 @@ def main():
     parser.add_argument("--opponent", default=None, help="second engine (default: the same)")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--tc", default="1+0.1", help="base seconds + increment seconds")
+    parser.add_argument("--movestogo", type=int, default=0, help="N moves per base period (0: sudden death)")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--max-plies", type=int, default=400)
     parser.add_argument("--option", action="append", default=[], help="UCI option Name=Value")

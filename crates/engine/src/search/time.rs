@@ -11,8 +11,12 @@ use shakmaty::Color;
 
 use super::limits::Limits;
 
-/// Moves we assume are left in the game when the GUI does not say.
+/// Moves we assume are left in the game when the GUI does not say (with an
+/// increment, which refills the clock).
 const DEFAULT_MOVES_TO_GO: u32 = 30;
+/// The same without increment (sudden death): spend more slowly, since every move's
+/// GUI latency comes out of a clock that never grows back.
+const SUDDEN_DEATH_MOVES_TO_GO: u32 = 50;
 /// Kept back on every move on top of the move overhead (process scheduling, pipes).
 const SAFETY: Duration = Duration::from_millis(5);
 
@@ -38,10 +42,11 @@ pub fn budget(limits: &Limits, us: Color, overhead: Duration) -> Option<TimeBudg
         Color::Black => (limits.btime?, limits.binc.unwrap_or_default()),
     };
     let left = time.saturating_sub(overhead + SAFETY);
-    let mtg = limits
-        .movestogo
-        .unwrap_or(DEFAULT_MOVES_TO_GO)
-        .clamp(1, DEFAULT_MOVES_TO_GO);
+    let mtg = match limits.movestogo {
+        Some(n) => n.clamp(1, DEFAULT_MOVES_TO_GO),
+        None if inc.is_zero() => SUDDEN_DEATH_MOVES_TO_GO,
+        None => DEFAULT_MOVES_TO_GO,
+    };
     let (optimum, maximum) = if mtg == 1 {
         (left * 6 / 10, left * 8 / 10)
     } else {
@@ -49,10 +54,9 @@ pub fn budget(limits: &Limits, us: Color, overhead: Duration) -> Option<TimeBudg
         let maximum = (optimum * 4).min(left * 6 / 10).max(optimum);
         (optimum, maximum)
     };
-    Some(TimeBudget {
-        optimum: optimum.max(Duration::from_millis(1)),
-        maximum: maximum.max(Duration::from_millis(1)),
-    })
+    // No floor: with an almost empty clock the search stops right after its first
+    // iteration (which always completes, so there is always a legal move).
+    Some(TimeBudget { optimum, maximum })
 }
 
 #[cfg(test)]
