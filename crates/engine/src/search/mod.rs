@@ -2,6 +2,7 @@
 //! quiescence, shared lockless transposition table, Lazy SMP, MultiPV), its
 //! [`Limits`] and [`SearchControl`], and the values it reports.
 
+pub mod captures;
 pub mod history;
 pub mod limits;
 pub mod movepick;

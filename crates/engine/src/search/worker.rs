@@ -8,8 +8,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role};
+use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position};
 
+use super::captures::legal_captures;
 use super::history::History;
 use super::limits::SearchControl;
 use super::movepick::{is_tactical, role_value, MovePicker};
@@ -600,8 +601,9 @@ impl<'a, 'b> Worker<'a, 'b> {
         let original_alpha = alpha;
         let mut best;
         let stand_pat;
-        let mut moves = pos.legal_moves();
+        let mut moves;
         if in_check {
+            moves = pos.legal_moves();
             if moves.is_empty() {
                 return -MATE + ply as i32;
             }
@@ -618,10 +620,10 @@ impl<'a, 'b> Worker<'a, 'b> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
             // Captures and queen promotions only; deep in quiescence only recaptures.
+            moves = MoveList::new();
+            legal_captures(pos, &mut moves);
             if qply >= RECAPTURES_FROM {
                 moves.retain(|m| m.is_capture() && Some(m.to()) == last_to);
-            } else {
-                moves.retain(|m| m.is_capture() || m.promotion() == Some(Role::Queen));
             }
         }
         let tt_move = tt.map_or(0, |e| e.mv);
