@@ -179,7 +179,7 @@ mod tests {
                 state ^= state << 17;
                 // Prefer captures so that games reach sparse, tactical positions.
                 let captures: Vec<&Move> = moves.iter().filter(|m| m.is_capture()).collect();
-                let m = if !captures.is_empty() && state % 3 == 0 {
+                let m = if !captures.is_empty() && state.is_multiple_of(3) {
                     *captures[(state >> 8) as usize % captures.len()]
                 } else {
                     moves[(state >> 8) as usize % moves.len()]
