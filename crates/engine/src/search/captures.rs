@@ -99,8 +99,11 @@ pub fn legal_captures(pos: &Chess, out: &mut MoveList) {
 
     // En passant: rare, and its legality (discovered checks along the rank) is
     // subtle; shakmaty's own generator decides it.
-    for m in pos.en_passant_moves() {
-        out.push(m);
+    // (Checked first: building shakmaty's move list is a 2 KiB copy.)
+    if pos.maybe_ep_square().is_some() {
+        for m in pos.en_passant_moves() {
+            out.push(m);
+        }
     }
 
     // The king: captures of pieces that nothing defends.

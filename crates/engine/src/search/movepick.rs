@@ -57,8 +57,27 @@ impl MovePicker {
         color: Color,
         ply: usize,
     ) -> MovePicker {
+        Self::filled(|list| *list = moves, tt_move, history, board, color, ply)
+    }
+
+    /// Like [`MovePicker::new`], but `fill` writes the moves straight into the
+    /// picker's own list (a move list is 2 KiB; quiescence builds one per node).
+    pub fn filled(
+        fill: impl FnOnce(&mut MoveList),
+        tt_move: u16,
+        history: &History,
+        board: &Board,
+        color: Color,
+        ply: usize,
+    ) -> MovePicker {
+        let mut picker = MovePicker {
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
+            next: 0,
+        };
+        fill(&mut picker.moves);
         let killers = history.killers(ply);
-        let mut scores = ArrayVec::new();
+        let MovePicker { moves, scores, .. } = &mut picker;
         for m in moves.iter() {
             scores.push(if tt_move != 0 && encode_move(m) == tt_move {
                 TT_MOVE
@@ -79,11 +98,7 @@ impl MovePicker {
                 history.score(color, m)
             });
         }
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
+        picker
     }
 
     /// Number of moves.

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position};
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use super::captures::legal_captures;
 use super::history::History;
@@ -601,10 +601,19 @@ impl<'a, 'b> Worker<'a, 'b> {
         let original_alpha = alpha;
         let mut best;
         let stand_pat;
-        let mut moves;
+        let tt_move = tt.map_or(0, |e| e.mv);
+        let (board, turn) = (pos.board(), pos.turn());
+        let mut picker;
         if in_check {
-            moves = pos.legal_moves();
-            if moves.is_empty() {
+            picker = MovePicker::filled(
+                |list| *list = pos.legal_moves(),
+                tt_move,
+                &self.td.history,
+                board,
+                turn,
+                ply,
+            );
+            if picker.is_empty() {
                 return -MATE + ply as i32;
             }
             best = -INFINITE;
@@ -620,21 +629,20 @@ impl<'a, 'b> Worker<'a, 'b> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
             // Captures and queen promotions only; deep in quiescence only recaptures.
-            moves = MoveList::new();
-            legal_captures(pos, &mut moves);
-            if qply >= RECAPTURES_FROM {
-                moves.retain(|m| m.is_capture() && Some(m.to()) == last_to);
-            }
+            picker = MovePicker::filled(
+                |list| {
+                    legal_captures(pos, list);
+                    if qply >= RECAPTURES_FROM {
+                        list.retain(|m| m.is_capture() && Some(m.to()) == last_to);
+                    }
+                },
+                tt_move,
+                &self.td.history,
+                board,
+                turn,
+                ply,
+            );
         }
-        let tt_move = tt.map_or(0, |e| e.mv);
-        let mut picker = MovePicker::new(
-            moves,
-            tt_move,
-            &self.td.history,
-            pos.board(),
-            pos.turn(),
-            ply,
-        );
         let mut best_move = None;
         while let Some(m) = picker.next_move() {
             // In check: once one evasion holds, skip the other quiet evasions (they
