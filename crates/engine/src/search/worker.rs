@@ -445,13 +445,19 @@ impl<'a, 'b> Worker<'a, 'b> {
             depth -= 1;
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { DRAW };
-        }
         let us = pos.turn();
         self.td.history.clear_killers(ply + 1);
-        let mut picker = MovePicker::new(moves, tt_move, &self.td.history, pos.board(), us, ply);
+        let mut picker = MovePicker::filled(
+            |list| *list = pos.legal_moves(),
+            tt_move,
+            &self.td.history,
+            pos.board(),
+            us,
+            ply,
+        );
+        if picker.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move: Option<Move> = None;
