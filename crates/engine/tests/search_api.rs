@@ -215,3 +215,55 @@ fn clock_limits_are_kept() {
         assert!(r.best_move.is_some());
     }
 }
+
+#[test]
+fn tiny_node_limits_still_give_a_legal_move() {
+    let p = pos(MIDDLEGAME);
+    for n in [1u64, 10, 100] {
+        let limits = Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        };
+        let r =
+            Searcher::new(1, 1).search(&p, &[], &limits, &SearchControl::default(), &mut |_| {});
+        let m = r.best_move.expect("a move");
+        assert!(shakmaty::Position::is_legal(&p, m), "{n}: {m:?}");
+    }
+}
+
+#[test]
+fn a_single_legal_move_is_played_at_once() {
+    // White's king has one square (a2); with a long clock the search returns at once.
+    let p = pos("1r6/8/8/8/8/2k5/8/K7 w - - 0 1");
+    assert_eq!(shakmaty::Position::legal_moves(&p).len(), 1);
+    let limits = Limits {
+        wtime: Some(Duration::from_secs(60)),
+        btime: Some(Duration::from_secs(60)),
+        ..Limits::default()
+    };
+    let mut s = Searcher::new(16, 1);
+    let t = Instant::now();
+    let r = s.search(&p, &[], &limits, &SearchControl::default(), &mut |_| {});
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(r.best_move, Some(mv(&p, "a1a2")));
+}
+
+#[test]
+fn hashfull_rises_and_clear_empties_it() {
+    let mut s = Searcher::new(1, 1);
+    assert_eq!(s.hashfull(), 0);
+    s.search(
+        &pos(MIDDLEGAME),
+        &[],
+        &depth(9),
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    assert!(s.hashfull() > 0);
+    s.clear();
+    assert_eq!(s.hashfull(), 0);
+}
