@@ -20,7 +20,7 @@ fn random_net_then_info() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("allhv.nnue");
     let path_text = path.to_str().unwrap();
-    let (ok, stdout, stderr) = learn(&[
+    let make = [
         "random-net",
         "--seed",
         "7",
@@ -32,7 +32,8 @@ fn random_net_then_info() {
         "16,8",
         "--out",
         path_text,
-    ]);
+    ];
+    let (ok, stdout, stderr) = learn(&make);
     assert!(ok, "{stderr}");
     assert!(
         stdout.contains("architecture:  All+H+V 960->64x2-16-8-1"),
@@ -52,19 +53,7 @@ fn random_net_then_info() {
     ));
 
     // Same seed, same bytes.
-    let (ok, _, _) = learn(&[
-        "random-net",
-        "--seed",
-        "7",
-        "--features",
-        "All+H+V",
-        "--half",
-        "64",
-        "--hidden",
-        "16,8",
-        "--out",
-        path_text,
-    ]);
+    let (ok, _, _) = learn(&make);
     assert!(ok);
     assert!(std::fs::read(&path).unwrap() == first);
 

@@ -48,21 +48,10 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// Scores `moves`. `tt_move` is the table's move code (0 for none).
+    /// A picker whose moves `fill` writes straight into its own list (a move list is
+    /// 2 KiB; quiescence builds one per node), scored for this node. `tt_move` is the
+    /// table's move code (0 for none).
     pub fn new(
-        moves: MoveList,
-        tt_move: u16,
-        history: &History,
-        board: &Board,
-        color: Color,
-        ply: usize,
-    ) -> MovePicker {
-        Self::filled(|list| *list = moves, tt_move, history, board, color, ply)
-    }
-
-    /// Like [`MovePicker::new`], but `fill` writes the moves straight into the
-    /// picker's own list (a move list is 2 KiB; quiescence builds one per node).
-    pub fn filled(
         fill: impl FnOnce(&mut MoveList),
         tt_move: u16,
         history: &History,

@@ -151,11 +151,21 @@ impl Searcher {
         let game_keys: Vec<u64> = history.iter().map(key).collect();
         let root_key = key(root);
 
-        let mut legal = root.legal_moves();
-        if !limits.searchmoves.is_empty() {
-            legal.retain(|m| limits.searchmoves.contains(m));
-        }
-        if legal.is_empty() {
+        let tt_move = self.tt.probe(root_key).map_or(0, |e| e.mv);
+        let mut picker = MovePicker::new(
+            |list| {
+                *list = root.legal_moves();
+                if !limits.searchmoves.is_empty() {
+                    list.retain(|m| limits.searchmoves.contains(m));
+                }
+            },
+            tt_move,
+            &self.threads[0].history,
+            root.board(),
+            root.turn(),
+            0,
+        );
+        if picker.is_empty() {
             // Mate, stalemate or no allowed move: nothing to search. Still wait for
             // stop/ponderhit when asked to, as UCI requires.
             wait_for_release(limits, control);
@@ -174,15 +184,6 @@ impl Searcher {
                 pv: Vec::new(),
             };
         }
-        let tt_move = self.tt.probe(root_key).map_or(0, |e| e.mv);
-        let mut picker = MovePicker::new(
-            legal,
-            tt_move,
-            &self.threads[0].history,
-            root.board(),
-            root.turn(),
-            0,
-        );
         let mut root_moves = Vec::with_capacity(picker.len());
         while let Some(m) = picker.next_move() {
             root_moves.push(RootMove {

@@ -418,7 +418,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                 if let Ok(null_pos) = pos.clone().swap_turn() {
                     let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                     self.td.evaluator.push_null();
-                    self.keys.push(key_after_null(&null_pos));
+                    self.keys.push(self::key(&null_pos));
                     let v = -self.search(
                         &null_pos,
                         depth - 1 - r,
@@ -447,7 +447,7 @@ impl<'a, 'b> Worker<'a, 'b> {
 
         let us = pos.turn();
         self.td.history.clear_killers(ply + 1);
-        let mut picker = MovePicker::filled(
+        let mut picker = MovePicker::new(
             |list| *list = pos.legal_moves(),
             tt_move,
             &self.td.history,
@@ -611,7 +611,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         let (board, turn) = (pos.board(), pos.turn());
         let mut picker;
         if in_check {
-            picker = MovePicker::filled(
+            picker = MovePicker::new(
                 |list| *list = pos.legal_moves(),
                 tt_move,
                 &self.td.history,
@@ -635,7 +635,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
             // Captures and queen promotions only; deep in quiescence only recaptures.
-            picker = MovePicker::filled(
+            picker = MovePicker::new(
                 |list| {
                     legal_captures(pos, list);
                     if qply >= RECAPTURES_FROM {
@@ -743,9 +743,4 @@ fn tt_cutoff(e: &TtEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
 fn has_pieces(pos: &Chess, color: Color) -> bool {
     let b = pos.board();
     (b.by_color(color) & !(b.pawns() | b.kings())).any()
-}
-
-#[inline]
-fn key_after_null(pos: &Chess) -> u64 {
-    key(pos)
 }

@@ -199,32 +199,35 @@ impl Session {
         }
     }
 
+    /// Succeeds when no search is in progress (a finished one is joined), so that
+    /// `command` may change the searcher or the evaluation.
+    fn ensure_idle(&mut self, command: &str) -> Result<(), UciError> {
+        if self.reclaim() {
+            Ok(())
+        } else {
+            Err(UciError::Busy(command.to_string()))
+        }
+    }
+
     /// Runs `f` on the searcher if no search is in progress.
-    fn with_searcher(
+    fn with_searcher<R>(
         &mut self,
         command: &str,
-        f: impl FnOnce(&mut Searcher),
-    ) -> Result<(), UciError> {
-        if !self.reclaim() {
-            return Err(UciError::Busy(command.to_string()));
-        }
-        match self.searcher.as_mut() {
-            Some(s) => {
-                f(s);
-                Ok(())
-            }
-            None => Err(UciError::Busy(command.to_string())),
-        }
+        f: impl FnOnce(&mut Searcher) -> R,
+    ) -> Result<R, UciError> {
+        self.ensure_idle(command)?;
+        self.searcher
+            .as_mut()
+            .map(f)
+            .ok_or_else(|| UciError::Busy(command.to_string()))
     }
 
     fn setoption(&mut self, args: &[&str]) -> Result<(), UciError> {
         let change = options::parse_setoption(args)?;
         match change {
-            OptionChange::Hash(mb) => {
-                let mut result = Ok(());
-                self.with_searcher("setoption", |s| result = s.set_hash(mb))?;
-                result.map_err(UciError::SetOption)
-            }
+            OptionChange::Hash(mb) => self
+                .with_searcher("setoption", |s| s.set_hash(mb))?
+                .map_err(UciError::SetOption),
             OptionChange::Threads(n) => self.with_searcher("setoption", |s| s.set_threads(n)),
             OptionChange::MultiPv(n) => self.with_searcher("setoption", |s| s.set_multipv(n)),
             OptionChange::MoveOverhead(ms) => self.with_searcher("setoption", |s| {
@@ -233,17 +236,13 @@ impl Session {
             OptionChange::ClearHash => self.with_searcher("setoption", |s| s.clear()),
             OptionChange::Ponder(_) => Ok(()),
             OptionChange::UseNnue(on) => {
-                if !self.reclaim() {
-                    return Err(UciError::Busy("setoption".to_string()));
-                }
+                self.ensure_idle("setoption")?;
                 self.use_nnue = on;
                 self.apply_eval();
                 Ok(())
             }
             OptionChange::EvalFile(name) => {
-                if !self.reclaim() {
-                    return Err(UciError::Busy("setoption".to_string()));
-                }
+                self.ensure_idle("setoption")?;
                 self.load_eval_file(&name)?;
                 self.apply_eval();
                 Ok(())
@@ -314,9 +313,7 @@ impl Session {
     }
 
     fn go(&mut self, args: &[&str]) -> Result<(), UciError> {
-        if !self.reclaim() {
-            return Err(UciError::Busy("go".to_string()));
-        }
+        self.ensure_idle("go")?;
         let Some(mut searcher) = self.searcher.take() else {
             return Err(UciError::Busy("go".to_string()));
         };
@@ -390,9 +387,7 @@ impl Session {
     }
 
     fn bench(&mut self, args: &[&str]) -> Result<(), UciError> {
-        if !self.reclaim() {
-            return Err(UciError::Busy("bench".to_string()));
-        }
+        self.ensure_idle("bench")?;
         let depth = parse_depth("bench", args, Some(bench::DEFAULT_DEPTH))?;
         self.announce_eval();
         bench::run(depth, &self.eval_kind(), &self.out);
