@@ -49,8 +49,6 @@ pub struct Session {
 impl Session {
     /// A session with default options, the embedded net if the binary has one.
     pub fn new(out: Output) -> Session {
-        let mut searcher = Searcher::new(HASH_DEFAULT, 1);
-        searcher.set_move_overhead(Duration::from_millis(MOVE_OVERHEAD_DEFAULT));
         let (net, net_name) = match default_net::load() {
             Ok(Some(net)) => (Some(net), DEFAULT_EVAL_FILE.to_string()),
             Ok(None) => (None, DEFAULT_EVAL_FILE.to_string()),
@@ -62,7 +60,7 @@ impl Session {
         let mut session = Session {
             out,
             game: Game::default(),
-            searcher: Some(searcher),
+            searcher: Some(default_searcher()),
             running: None,
             net,
             net_name,
@@ -185,10 +183,16 @@ impl Session {
                 // so the engine stays usable.
                 self.out
                     .info_string("error: the search thread failed; search state reset");
-                self.searcher = Some(Searcher::new(HASH_DEFAULT, 1));
-                self.apply_eval();
+                self.reset_searcher();
             }
         }
+    }
+
+    /// Replaces a searcher that was lost (its thread failed) by a default one that
+    /// uses the current evaluation.
+    fn reset_searcher(&mut self) {
+        self.searcher = Some(default_searcher());
+        self.apply_eval();
     }
 
     fn stop_and_join(&mut self) {
@@ -356,8 +360,7 @@ impl Session {
             }
             Err(e) => {
                 // The searcher moved into the failed closure; start a fresh one.
-                self.searcher = Some(Searcher::new(HASH_DEFAULT, 1));
-                self.apply_eval();
+                self.reset_searcher();
                 Err(UciError::Go(format!("cannot start the search thread: {e}")))
             }
         }
@@ -393,6 +396,13 @@ impl Session {
         bench::run(depth, &self.eval_kind(), &self.out);
         Ok(())
     }
+}
+
+/// A searcher with the options' defaults.
+fn default_searcher() -> Searcher {
+    let mut searcher = Searcher::new(HASH_DEFAULT, 1);
+    searcher.set_move_overhead(Duration::from_millis(MOVE_OVERHEAD_DEFAULT));
+    searcher
 }
 
 /// `[depth]` for perft and bench: 1..=64 (perft also 0).
