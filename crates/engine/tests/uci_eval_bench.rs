@@ -7,15 +7,13 @@ use std::process::Command;
 use std::time::Duration;
 
 use nnue_core::nnue::{random_network, Architecture};
-use support::{shared, Engine};
+use support::{test_data_text, Engine};
 
 const LONG: Duration = Duration::from_secs(120);
 
 /// `(fen, side-to-move value)` rows of the Stockfish 12 reference evaluations.
 fn sf12_rows() -> Vec<(String, i32)> {
-    let path = shared("vectors/sf12_random_halfkp_evals.tsv");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("shared reference {} is missing: {e}", path.display()));
+    let text = test_data_text("sf12_random_halfkp_evals.tsv");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
