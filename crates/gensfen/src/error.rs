@@ -1,6 +1,6 @@
 //! Errors of the `nnue-gen-sfen` subcommands, each printable as one line.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use nnue_core::data::DataError;
 use thiserror::Error;
@@ -17,7 +17,36 @@ pub enum CliError {
     /// Input and output are the same file.
     #[error("{0}: input and output are the same file")]
     SameFile(PathBuf),
+    /// The input held no usable record (an empty file, or only invalid ones).
+    #[error("no records read from {files} ({skipped} invalid skipped)")]
+    NoRecords { files: String, skipped: u64 },
     /// A subcommand argument is unusable.
     #[error("{0}")]
     Usage(String),
 }
+
+impl CliError {
+    /// The process exit status for this error: 2 for a usage error, 1 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::UnsupportedExtension(_) | CliError::SameFile(_) | CliError::Usage(_) => {
+                EXIT_USAGE
+            }
+            _ => EXIT_FAILURE,
+        }
+    }
+
+    /// [`CliError::NoRecords`] for `files`.
+    pub fn no_records(files: &[&Path], skipped: u64) -> CliError {
+        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        CliError::NoRecords {
+            files: names.join(", "),
+            skipped,
+        }
+    }
+}
+
+/// Exit status of a failed command (bad data, I/O).
+pub const EXIT_FAILURE: u8 = 1;
+/// Exit status of a command line that cannot be run as written.
+pub const EXIT_USAGE: u8 = 2;
