@@ -19,3 +19,22 @@ pub enum UciError {
     #[error("{0} ignored while a search is running (send 'stop' first)")]
     Busy(String),
 }
+
+/// Exit status of a command-line run that failed (`nnue setoption ...` that could
+/// not load a net, a search that could not start).
+pub const EXIT_FAILURE: u8 = 1;
+/// Exit status of a command line that cannot be run as written.
+pub const EXIT_USAGE: u8 = 2;
+
+impl UciError {
+    /// The exit status when this error ends a command-line run (`nnue perft x`):
+    /// 2 for a command that cannot be run as written, 1 for one that failed.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            UciError::UnknownCommand(_) | UciError::Position(_) | UciError::Argument { .. } => {
+                EXIT_USAGE
+            }
+            UciError::Go(_) | UciError::SetOption(_) | UciError::Busy(_) => EXIT_FAILURE,
+        }
+    }
+}
