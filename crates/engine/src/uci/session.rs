@@ -281,10 +281,15 @@ impl Session {
                 self.net_name = name.to_string();
                 Ok(())
             }
-            Err(e) => Err(UciError::SetOption(format!(
-                "EvalFile '{name}' not loaded, keeping {}: {e}",
-                self.net_name
-            ))),
+            Err(e) => {
+                let kept = match self.net {
+                    Some(_) => self.net_name.clone(),
+                    None => "the classical evaluation".to_string(),
+                };
+                Err(UciError::SetOption(format!(
+                    "EvalFile '{name}' not loaded, keeping {kept}: {e}"
+                )))
+            }
         }
     }
 
