@@ -99,7 +99,7 @@ pub fn convert(
         }
     }
     if count == 0 {
-        return Err(CliError::no_records(&[input], skipped));
+        return Err(DataError::no_records(&[input], skipped).into());
     }
     guard.commit()?;
     Ok(Converted {

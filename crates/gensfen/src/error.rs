@@ -1,6 +1,6 @@
 //! Errors of the `nnue-gen-sfen` subcommands, each printable as one line.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use nnue_core::data::DataError;
 use thiserror::Error;
@@ -17,9 +17,6 @@ pub enum CliError {
     /// Input and output are the same file.
     #[error("{0}: input and output are the same file")]
     SameFile(PathBuf),
-    /// The input held no usable record (an empty file, or only invalid ones).
-    #[error("no records read from {files} ({skipped} invalid skipped)")]
-    NoRecords { files: String, skipped: u64 },
     /// A subcommand argument is unusable.
     #[error("{0}")]
     Usage(String),
@@ -33,15 +30,6 @@ impl CliError {
                 EXIT_USAGE
             }
             _ => EXIT_FAILURE,
-        }
-    }
-
-    /// [`CliError::NoRecords`] for `files`.
-    pub fn no_records(files: &[&Path], skipped: u64) -> CliError {
-        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-        CliError::NoRecords {
-            files: names.join(", "),
-            skipped,
         }
     }
 }

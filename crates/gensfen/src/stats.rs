@@ -3,9 +3,9 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use nnue_core::data::{ReaderOptions, TrainingRecord, Validation};
+use nnue_core::data::{DataError, ReaderOptions, TrainingRecord, Validation};
 use nnue_core::packed::GameResult;
 
 use crate::error::CliError;
@@ -159,8 +159,7 @@ pub fn stats(files: &[PathBuf], skip_invalid: bool) -> Result<Stats, CliError> {
         s.invalid += skipped;
     }
     if s.records == 0 {
-        let names: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
-        return Err(CliError::no_records(&names, s.invalid));
+        return Err(DataError::no_records(files, s.invalid).into());
     }
     Ok(s)
 }

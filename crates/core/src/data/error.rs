@@ -2,7 +2,7 @@
 //! the record index (binary) or line number (text), so a one-line report is
 //! enough to find the bad spot.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
@@ -110,12 +110,29 @@ pub enum DataError {
         line: u64,
         reason: PlainError,
     },
+    /// The input held no usable record (empty files, or only invalid records):
+    /// statistics or training on nothing would hide a wrong path or file.
+    #[error("no records read from {files} ({skipped} invalid skipped)")]
+    NoRecords { files: String, skipped: u64 },
     /// Random access past the end of the data set.
     #[error("record {index} out of range ({len} records)")]
     OutOfRange { index: u64, len: u64 },
 }
 
 impl DataError {
+    /// [`DataError::NoRecords`] for the input `files`: the one message every
+    /// program gives for "read nothing".
+    pub fn no_records<P: AsRef<Path>>(files: &[P], skipped: u64) -> DataError {
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| f.as_ref().display().to_string())
+            .collect();
+        DataError::NoRecords {
+            files: names.join(", "),
+            skipped,
+        }
+    }
+
     pub(crate) fn io(file: impl Into<PathBuf>, source: std::io::Error) -> DataError {
         DataError::Io {
             file: file.into(),
