@@ -1,5 +1,8 @@
 //! Errors in commands from the GUI. None of them stops the engine: each becomes an
-//! `info string error: ...` line and the engine keeps its previous, consistent state.
+//! `info string error: ...` line and the engine keeps a consistent state (its previous
+//! one, or for a bad move in `position ... moves` the position before that move). In
+//! the command-line mode (`nnue perft x`) the error goes to stderr as
+//! `nnue: error: ...` with an exit status.
 
 use thiserror::Error;
 
