@@ -4,12 +4,15 @@ anything a strict client would reject.
 
     scripts/uci_conformance.py PATH_TO_ENGINE
 
-Checks: the handshake and option list, MultiPV analysis (distinct first moves,
-scores, depth), `stop` during `go infinite` (bestmove within a second), pondering
-with ponderhit, and a short game against itself at a fast clock with no illegal move
-and no time loss. Exit status 0 on success; each failure is printed.
+Checks: the handshake and option list, `EvalFile`'s advertised default sent back
+(what python-chess does when it restores options), MultiPV analysis (distinct first
+moves, scores, depth), `stop` during `go infinite` (bestmove within a second),
+pondering with ponderhit, a short game against itself at a fast clock with no illegal
+move and no time loss, and no `info string error` line in the whole session. Exit
+status 0 on success; each failure is printed.
 """
 
+import logging
 import sys
 import time
 
@@ -22,6 +25,26 @@ except ImportError:
 failures = []
 
 
+class EngineLines(logging.Handler):
+    """Collects the error lines the engine printed (python-chess logs every line it
+    reads as ">> line")."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.errors = []
+
+    def emit(self, record):
+        message = record.getMessage()
+        if ">> info string error" in message:
+            self.errors.append(message)
+
+
+engine_lines = EngineLines()
+logging.getLogger("chess.engine").addHandler(engine_lines)
+logging.getLogger("chess.engine").setLevel(logging.DEBUG)
+logging.getLogger("chess.engine").propagate = False
+
+
 def check(cond, what):
     if not cond:
         failures.append(what)
@@ -32,6 +55,14 @@ def handshake(engine):
     check(engine.id.get("name", "").startswith("nnue"), f"id name: {engine.id}")
     for name in ["Hash", "Threads", "MultiPV", "EvalFile", "Use NNUE", "Clear Hash", "Move Overhead", "Ponder"]:
         check(name in engine.options, f"option {name} announced")
+    engine.ping()
+
+
+def evalfile_default(engine):
+    default = engine.options["EvalFile"].default
+    check(default in ("<empty>", "default.nnue"), f"EvalFile default is a real value: {default!r}")
+    # python-chess sends the option back like this when it restores a configuration.
+    engine.configure({"EvalFile": default})
     engine.ping()
 
 
@@ -107,12 +138,14 @@ def main():
     engine = chess.engine.SimpleEngine.popen_uci(path, timeout=30)
     try:
         handshake(engine)
+        evalfile_default(engine)
         multipv(engine)
         stop_infinite(engine)
         ponder(engine)
     finally:
         engine.quit()
     fast_game(path)
+    check(not engine_lines.errors, f"no error reported by the engine: {engine_lines.errors}")
     if failures:
         print(f"{len(failures)} conformance failure(s)")
         return 1

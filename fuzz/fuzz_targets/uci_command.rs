@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
     for line in text.lines() {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let current = match position::parse_position(&tokens) {
-            Ok(game) => game.current,
+            Ok(parsed) => parsed.game.current,
             Err(e) => {
                 let _ = e.to_string();
                 shakmaty::Chess::default()

@@ -214,3 +214,28 @@ fn sfen_errors_show_in_record_messages() {
         RecordError::Sfen(SfenError::KingsOnSameSquare(shakmaty::Square::A1))
     );
 }
+
+#[test]
+fn a_directory_is_refused_by_name_by_both_readers() {
+    let dir = TempDir::new("isdir");
+    let sub = dir.path("data.bin");
+    std::fs::create_dir(&sub).expect("mkdir");
+    let want = format!("{}: is a directory, not a data file", sub.display());
+    let err = BinReader::open(&[&sub], ReaderOptions::default())
+        .err()
+        .expect("a directory is no .bin");
+    assert_eq!(err.to_string(), want);
+    let err = nnue_core::data::PlainReader::open(&sub)
+        .err()
+        .expect("a directory is no .plain");
+    assert_eq!(err.to_string(), want);
+}
+
+#[test]
+fn reading_nothing_has_one_message() {
+    let err = DataError::no_records(&[Path::new("a.bin"), Path::new("b.plain")], 3);
+    assert_eq!(
+        err.to_string(),
+        "no records read from a.bin, b.plain (3 invalid skipped)"
+    );
+}

@@ -128,7 +128,20 @@ fn err(bytes: &[u8]) -> String {
 fn broken_files_are_errors_naming_the_problem() {
     let good = small_net();
     let len = good.len();
-    assert!(err(&[]).contains("truncated: version needs bytes 0..4 but the file has 0 bytes"));
+    assert_eq!(
+        err(&[]),
+        "broken.nnue: not a .nnue file (it has 0 bytes; a .nnue file starts with the 4-byte version 0x7AF32F16)"
+    );
+    assert_eq!(
+        err(b"not a network"),
+        "broken.nnue: not a .nnue file (its first 4 bytes read 0x20746F6E; a .nnue file starts with the version 0x7AF32F16)"
+    );
+    let mut sf14 = good.clone();
+    sf14[..4].copy_from_slice(&0x7AF3_2F20u32.to_le_bytes());
+    assert_eq!(
+        err(&sf14),
+        "broken.nnue: unsupported .nnue version 0x7AF32F20 (Stockfish 14 and later); this program reads version 0x7AF32F16 (Stockfish 12/13 HalfKP and nnue-learn nets)"
+    );
     assert!(err(&good[..10]).contains("description length needs bytes 8..12"));
     assert!(err(&good[..40]).contains("truncated: description needs bytes 12.."));
     let e = err(&good[..len - 1]);
@@ -147,7 +160,7 @@ fn broken_files_are_errors_naming_the_problem() {
     version[0] ^= 1;
     assert_eq!(
         err(&version),
-        "broken.nnue: wrong version at byte offset 0: expected 0x7AF32F16, found 0x7AF32F17"
+        "broken.nnue: not a .nnue file (its first 4 bytes read 0x7AF32F17; a .nnue file starts with the version 0x7AF32F16)"
     );
 
     let mut file_hash = good.clone();

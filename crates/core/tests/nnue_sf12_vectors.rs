@@ -1,5 +1,6 @@
 //! Stockfish 12 exactness: our random HalfKP net is byte-identical to the one the
-//! shared Python tool writes, and our raw evaluations equal Stockfish 12's.
+//! reference Python tool writes, and our raw evaluations equal Stockfish 12's
+//! (tests/data/sf12_random_halfkp_evals.tsv).
 
 use std::sync::Arc;
 
@@ -8,15 +9,13 @@ use nnue_core::nnue::{evaluate, random_network, AccumulatorStack, Architecture, 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-#[path = "support/shared_dir.rs"]
-mod shared_dir;
-use shared_dir::shared;
+#[path = "support/test_data.rs"]
+mod test_data;
+use test_data::test_data_text;
 
 /// `(fen, white view, side-to-move view)` rows and the net's sha256 from the header.
 fn vectors() -> (Vec<(String, i32, i32)>, String) {
-    let path = shared("vectors/sf12_random_halfkp_evals.tsv");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("shared reference {} is missing: {e}", path.display()));
+    let text = test_data_text("sf12_random_halfkp_evals.tsv");
     let sha = text
         .lines()
         .find_map(|l| l.split("sha256 ").nth(1))

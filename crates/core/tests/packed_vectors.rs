@@ -1,12 +1,12 @@
 //! PackedSfen against the 100 positions Stockfish's own packer wrote
-//! (shared/vectors/packed_sfen.tsv) and the worked records of formats.md 1.6.
+//! (tests/data/packed_sfen.tsv) and the worked records of formats.md 1.6.
 
 use nnue_core::packed::{GameResult, MoveKind, PackedSfen, PackedSfenValue, SfMove};
 use shakmaty::{fen::Fen, CastlingMode, Chess, Move, Position, Role, Square};
 
-#[path = "support/shared_dir.rs"]
-mod shared_dir;
-use shared_dir::shared_dir;
+#[path = "support/test_data.rs"]
+mod test_data;
+use test_data::test_data_text;
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -20,8 +20,7 @@ fn unhex(s: &str) -> Vec<u8> {
 }
 
 fn vectors() -> Vec<(String, [u8; 32])> {
-    let text =
-        std::fs::read_to_string(shared_dir().join("vectors/packed_sfen.tsv")).expect("read tsv");
+    let text = test_data_text("packed_sfen.tsv");
     let rows: Vec<(String, [u8; 32])> = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

@@ -6,8 +6,14 @@ use std::sync::Arc;
 
 use nnue_core::nnue::{Network, NetworkError};
 
-/// Name the `EvalFile` option shows for the embedded net (and accepts to go back to it).
-pub const DEFAULT_EVAL_FILE: &str = "<default>";
+/// The `EvalFile` option's default: the embedded net's file name, or `<empty>` (the
+/// UCI spelling of an empty string) when the binary has none. GUIs and python-chess
+/// send the advertised default back when they restore options, so it must be a
+/// real value: setting `EvalFile` to it goes back to the built-in evaluation.
+#[cfg(embedded_net)]
+pub const DEFAULT_EVAL_FILE: &str = "default.nnue";
+#[cfg(not(embedded_net))]
+pub const DEFAULT_EVAL_FILE: &str = "<empty>";
 
 #[cfg(embedded_net)]
 static BYTES: Option<&[u8]> = Some(include_bytes!(env!("NNUE_DEFAULT_NET")));

@@ -1,6 +1,6 @@
 //! The `nnue` engine as a library: move-generation checks ([`perft`]), evaluations
-//! ([`eval`]), the search ([`search`], also used by `nnue-gen-sfen` to label
-//! positions), the embedded default network ([`default_net`]) and the UCI front end
+//! ([`eval`]), the search ([`search`], a library so that other programs can label
+//! positions with it), the embedded default network ([`default_net`]) and the UCI front end
 //! ([`uci`]).
 
 pub mod default_net;

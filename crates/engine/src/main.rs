@@ -2,16 +2,30 @@
 //! output (what GUIs start); with arguments it runs them as one command and exits,
 //! like Stockfish (`nnue bench`, `nnue perft 6`, `nnue go depth 12`).
 
+use std::process::ExitCode;
+
 use nnue_engine::uci::{self, Output, Session};
 
-fn main() {
+const USAGE: &str = "\
+Usage: nnue [COMMAND [ARGS...]]
+
+With no arguments, nnue speaks UCI on standard input and output (start it from a
+GUI, or type 'uci', 'position startpos', 'go depth 10', 'quit'; 'help' lists the
+commands). With arguments, it runs them as one command and exits:
+
+  nnue bench [DEPTH]     fixed-depth search of the bench positions (signature, NPS)
+  nnue perft DEPTH       move-generation count from the start position
+  nnue eval              static evaluation of the start position
+  nnue go depth N        search the start position
+
+Exit status: 0 success, 1 failure, 2 usage error (unknown command, bad argument).
+Errors go to standard error as 'nnue: error: <what>'.";
+
+fn main() -> ExitCode {
     let out = Output::new(Box::new(std::io::stdout()));
     let args: Vec<String> = std::env::args().skip(1).collect();
     if !args.is_empty() {
-        let mut session = Session::new(out);
-        session.handle(&args.join(" "));
-        session.wait();
-        return;
+        return run_command(&args, out);
     }
     out.line(&format!(
         "nnue {} by the nnue-toolkit developers (GPL-3.0-or-later)",
@@ -19,4 +33,30 @@ fn main() {
     ));
     let stdin = std::io::stdin();
     uci::run(stdin.lock(), out);
+    ExitCode::SUCCESS
+}
+
+/// The command-line mode: one command, its error on stderr with an exit status.
+fn run_command(args: &[String], out: Output) -> ExitCode {
+    match args[0].as_str() {
+        "-h" | "--help" => {
+            out.line(USAGE);
+            return ExitCode::SUCCESS;
+        }
+        "-V" | "--version" => {
+            out.line(&format!("nnue {}", env!("CARGO_PKG_VERSION")));
+            return ExitCode::SUCCESS;
+        }
+        _ => {}
+    }
+    let mut session = Session::new(out);
+    let result = session.execute(&args.join(" "));
+    session.wait();
+    match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("nnue: error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
 }

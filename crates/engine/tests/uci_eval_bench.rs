@@ -7,15 +7,13 @@ use std::process::Command;
 use std::time::Duration;
 
 use nnue_core::nnue::{random_network, Architecture};
-use support::{shared, Engine};
+use support::{test_data_text, Engine};
 
 const LONG: Duration = Duration::from_secs(120);
 
 /// `(fen, side-to-move value)` rows of the Stockfish 12 reference evaluations.
 fn sf12_rows() -> Vec<(String, i32)> {
-    let path = shared("vectors/sf12_random_halfkp_evals.tsv");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("shared reference {} is missing: {e}", path.display()));
+    let text = test_data_text("sf12_random_halfkp_evals.tsv");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
@@ -81,6 +79,32 @@ fn bench_nodes(output: &str) -> u64 {
         .trim()
         .parse()
         .unwrap()
+}
+
+/// The bench signature the docs quote (docs/BENCHMARKS.md): `bench` at its default
+/// depth 13 with the classical evaluation. A change means the search changed: update
+/// the docs with the new figure in the same commit.
+const BENCH_SIGNATURE_CLASSICAL: u64 = 2_708_761;
+
+#[test]
+fn bench_signature_is_pinned() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nnue"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run nnue");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        // Classical even when a net is embedded: the signature is the classical one.
+        stdin
+            .write_all(b"setoption name Use NNUE value false\nbench\nquit\n")
+            .unwrap();
+    }
+    let out = child.wait_with_output().expect("nnue runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(bench_nodes(&text), BENCH_SIGNATURE_CLASSICAL, "{text}");
 }
 
 #[test]
@@ -150,8 +174,8 @@ fn evalfile_loads_thesis_architectures() {
     ));
     let got = e.sync();
     assert!(
-        got.iter()
-            .any(|l| l.starts_with("info string error:") && l.contains("broken.nnue")),
+        got.iter().any(|l| l.starts_with("info string error:")
+            && l.contains("broken.nnue: not a .nnue file (")),
         "{got:?}"
     );
     e.send("eval");

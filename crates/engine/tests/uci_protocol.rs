@@ -70,8 +70,6 @@ fn bad_input_is_reported_and_state_kept() {
         "flibbertigibbet",
         "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
         "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
-        "position startpos moves e2e4 e2e4",
-        "position startpos moves e7e5",
         "position sideways",
         "setoption name Hash value 0",
         "setoption name Threads value 100000",

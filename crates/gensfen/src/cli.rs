@@ -1,13 +1,14 @@
-//! Command line of `nnue-gen-sfen` (clap derive). New subcommands (the
-//! self-play `gensfen`) slot in as further [`Command`] variants.
+//! Command line of `nnue-gen-sfen` (clap derive).
 
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-/// Training data for NNUE: conversion, statistics, benchmarks.
+/// Training data for NNUE: conversion between .bin and .plain, statistics, decoding benchmark.
+///
+/// Exit status: 0 success, 1 failure (bad data, I/O), 2 usage error.
 #[derive(Debug, Parser)]
-#[command(name = "nnue-gen-sfen", version, about)]
+#[command(name = "nnue-gen-sfen", version)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -24,7 +25,7 @@ pub enum Command {
         input: PathBuf,
         /// Output file (.bin or .plain); replaced only when the conversion succeeds.
         output: PathBuf,
-        /// Check every record fully (legal position and best move); stop at the first bad one.
+        /// Check every record fully (legal position and best move), not only its structure.
         #[arg(long)]
         validate: bool,
         /// Append to the output instead of replacing it.
@@ -33,12 +34,19 @@ pub enum Command {
         /// Accept records whose best move is MOVE_NONE (0 / "0000").
         #[arg(long)]
         allow_move_none: bool,
+        /// Skip and count invalid records instead of stopping at the first one.
+        #[arg(long)]
+        skip_invalid: bool,
     },
     /// Print counts, results, check and capture rates, duplicates, ply and score histograms.
+    /// Fails on the first invalid record unless --skip-invalid.
     Stats {
         /// Input files (.bin or .plain).
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Skip and count invalid records instead of stopping at the first one.
+        #[arg(long)]
+        skip_invalid: bool,
     },
     /// Measure .bin decoding throughput (records/s), one thread and all threads.
     BenchDecode {

@@ -22,16 +22,32 @@ pub struct ConvertOptions {
     pub append: bool,
     /// Accept `MOVE_NONE` / `0000` best moves.
     pub allow_move_none: bool,
+    /// Skip and count invalid records instead of stopping at the first one.
+    pub skip_invalid: bool,
 }
 
-/// Converts `input` to `output` (formats by extension) and returns the
-/// number of records written.
+/// What a conversion did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Converted {
+    /// Records written.
+    pub written: u64,
+    /// Invalid records skipped (only with `skip_invalid`).
+    pub skipped: u64,
+}
+
+/// Converts `input` to `output` (formats by extension) and says how many
+/// records it wrote and skipped. An input without any valid record is an
+/// error (and leaves the output as it was).
 ///
 /// The output is written to a temporary file renamed into place only after
 /// the last record, so on any error the destination is left as it was (no
 /// half-written file). `.bin` output gets padding 0xFF like Stockfish's
 /// binpack-based `convert`; `.plain` output is byte-identical to it.
-pub fn convert(input: &Path, output: &Path, options: ConvertOptions) -> Result<u64, CliError> {
+pub fn convert(
+    input: &Path,
+    output: &Path,
+    options: ConvertOptions,
+) -> Result<Converted, CliError> {
     let out_format = Format::from_path(output)?;
     Format::from_path(input)?;
     if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize()) {
@@ -40,7 +56,7 @@ pub fn convert(input: &Path, output: &Path, options: ConvertOptions) -> Result<u
         }
     }
     let reader_options = ReaderOptions {
-        skip_invalid: false,
+        skip_invalid: options.skip_invalid,
         policy: RecordPolicy {
             allow_move_none: options.allow_move_none,
         },
@@ -56,10 +72,11 @@ pub fn convert(input: &Path, output: &Path, options: ConvertOptions) -> Result<u
         source: e,
     };
     let mut count = 0u64;
+    let skipped;
     match out_format {
         Format::Bin => {
             let mut writer = BinWriter::from_file(file, guard.temp_path())?;
-            for_each_record(input, reader_options, validation, |raw, _| {
+            skipped = for_each_record(input, reader_options, validation, |raw, _| {
                 let mut rec = *raw;
                 rec.padding = PADDING_BYTE;
                 writer.write(&rec)?;
@@ -70,7 +87,7 @@ pub fn convert(input: &Path, output: &Path, options: ConvertOptions) -> Result<u
         }
         Format::Plain => {
             let mut writer = PlainWriter::new(BufWriter::with_capacity(1 << 16, file));
-            for_each_record(input, reader_options, validation, |_, rec| {
+            skipped = for_each_record(input, reader_options, validation, |_, rec| {
                 writer.write(rec).map_err(io_err)?;
                 count += 1;
                 Ok(())
@@ -81,6 +98,12 @@ pub fn convert(input: &Path, output: &Path, options: ConvertOptions) -> Result<u
             file.sync_all().map_err(io_err)?;
         }
     }
+    if count == 0 {
+        return Err(DataError::no_records(&[input], skipped).into());
+    }
     guard.commit()?;
-    Ok(count)
+    Ok(Converted {
+        written: count,
+        skipped,
+    })
 }

@@ -21,3 +21,20 @@ pub enum CliError {
     #[error("{0}")]
     Usage(String),
 }
+
+impl CliError {
+    /// The process exit status for this error: 2 for a usage error, 1 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::UnsupportedExtension(_) | CliError::SameFile(_) | CliError::Usage(_) => {
+                EXIT_USAGE
+            }
+            _ => EXIT_FAILURE,
+        }
+    }
+}
+
+/// Exit status of a failed command (bad data, I/O).
+pub const EXIT_FAILURE: u8 = 1;
+/// Exit status of a command line that cannot be run as written.
+pub const EXIT_USAGE: u8 = 2;

@@ -21,23 +21,30 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
             validate,
             append,
             allow_move_none,
+            skip_invalid,
         } => {
-            let n = convert::convert(
+            let done = convert::convert(
                 &input,
                 &output,
                 convert::ConvertOptions {
                     validate,
                     append,
                     allow_move_none,
+                    skip_invalid,
                 },
             )?;
             Ok(format!(
-                "converted {n} records: {} -> {}",
+                "converted {} records ({} invalid skipped): {} -> {}",
+                done.written,
+                done.skipped,
                 input.display(),
                 output.display()
             ))
         }
-        Command::Stats { files } => Ok(stats::stats(&files)?.to_string()),
+        Command::Stats {
+            files,
+            skip_invalid,
+        } => Ok(stats::stats(&files, skip_invalid)?.to_string()),
         Command::BenchDecode { file, records } => {
             Ok(bench::bench_decode(file.as_deref(), records)?.to_string())
         }

@@ -1,13 +1,11 @@
 //! Records from a `.bin` or `.plain` file, validated, with errors that name
 //! the file and the record index (or line).
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 
 use nnue_core::data::{
-    decode_fast, decode_full, BinReader, DataError, PlainError, PlainReader, ReaderOptions,
-    RecordPolicy, TrainingRecord, Validation,
+    decode_fast, decode_full, BinReader, DataError, PlainEntry, PlainError, PlainKey, PlainReader,
+    ReaderOptions, RecordPolicy, TrainingRecord, Validation,
 };
 use nnue_core::packed::PackedSfenValue;
 
@@ -53,24 +51,13 @@ pub fn for_each_record(
             Ok(skipped)
         }
         Format::Plain => {
-            let file = File::open(path).map_err(|e| DataError::Io {
-                file: path.to_path_buf(),
-                source: e,
-            })?;
             let mut skipped = 0;
-            for entry in PlainReader::new(BufReader::new(file), path) {
-                let entry = entry?;
-                match plain_record(&entry, options.policy) {
+            for entry in PlainReader::open(path)? {
+                let packed = entry.and_then(|e| plain_record(&e, options.policy, path));
+                match packed {
                     Ok((raw, rec)) => f(&raw, &rec)?,
-                    Err(_) if options.skip_invalid => skipped += 1,
-                    Err(reason) => {
-                        return Err(DataError::BadPlain {
-                            file: path.to_path_buf(),
-                            line: entry.line,
-                            reason,
-                        }
-                        .into())
-                    }
+                    Err(DataError::BadPlain { .. }) if options.skip_invalid => skipped += 1,
+                    Err(e) => return Err(e.into()),
                 }
             }
             Ok(skipped)
@@ -78,11 +65,17 @@ pub fn for_each_record(
     }
 }
 
+/// Packs and checks one `.plain` entry; errors name the line of the bad field.
 fn plain_record(
-    entry: &nnue_core::data::PlainEntry,
+    entry: &PlainEntry,
     policy: RecordPolicy,
-) -> Result<(PackedSfenValue, TrainingRecord), PlainError> {
-    let (raw, _) = entry.to_packed(policy)?;
-    let rec = decode_fast(&raw, policy).map_err(PlainError::Record)?;
+    path: &Path,
+) -> Result<(PackedSfenValue, TrainingRecord), DataError> {
+    let (raw, _) = entry.pack(policy, path)?;
+    let rec = decode_fast(&raw, policy).map_err(|reason| DataError::BadPlain {
+        file: path.to_path_buf(),
+        line: entry.line_of(PlainKey::Fen),
+        reason: PlainError::Record(reason),
+    })?;
     Ok((raw, rec))
 }

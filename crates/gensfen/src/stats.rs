@@ -5,7 +5,7 @@ use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 
-use nnue_core::data::{ReaderOptions, TrainingRecord, Validation};
+use nnue_core::data::{DataError, ReaderOptions, TrainingRecord, Validation};
 use nnue_core::packed::GameResult;
 
 use crate::error::CliError;
@@ -141,12 +141,14 @@ impl fmt::Display for Stats {
     }
 }
 
-/// Gathers [`Stats`] over `files` (`.bin` or `.plain`), skipping and
-/// counting invalid records.
-pub fn stats(files: &[PathBuf]) -> Result<Stats, CliError> {
+/// Gathers [`Stats`] over `files` (`.bin` or `.plain`). The first invalid
+/// record is an error naming it, unless `skip_invalid` (then invalid records
+/// are counted). Reading no valid record at all is an error too: statistics of
+/// nothing would hide a wrong path or a wrong file.
+pub fn stats(files: &[PathBuf], skip_invalid: bool) -> Result<Stats, CliError> {
     let mut s = Stats::default();
     let options = ReaderOptions {
-        skip_invalid: true,
+        skip_invalid,
         ..ReaderOptions::default()
     };
     for path in files {
@@ -155,6 +157,9 @@ pub fn stats(files: &[PathBuf]) -> Result<Stats, CliError> {
             Ok(())
         })?;
         s.invalid += skipped;
+    }
+    if s.records == 0 {
+        return Err(DataError::no_records(files, s.invalid).into());
     }
     Ok(s)
 }

@@ -7,9 +7,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use nnue_core::packed::{GameResult, PackedSfen, PackedSfenValue, SfMove};
 use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
 
-#[path = "../../core/tests/support/shared_dir.rs"]
-mod shared_dir;
-pub use shared_dir::shared_dir;
+#[path = "../../core/tests/support/test_data.rs"]
+mod test_data;
+#[allow(unused_imports)]
+pub use test_data::{test_data, test_data_bytes, test_data_text};
 
 pub fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
@@ -23,9 +24,9 @@ pub fn unhex(s: &str) -> Vec<u8> {
 mod worked_records;
 pub use worked_records::WORKED;
 
-/// The 100 (fen, packed bytes) rows of shared/vectors/packed_sfen.tsv.
+/// The 100 (fen, packed bytes) rows of tests/data/packed_sfen.tsv.
 pub fn vectors() -> Vec<(String, [u8; 32])> {
-    let text = std::fs::read_to_string(shared_dir().join("vectors/packed_sfen.tsv")).expect("tsv");
+    let text = test_data_text("packed_sfen.tsv");
     let rows: Vec<_> = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

@@ -12,7 +12,7 @@ fn worked_records_statistics() {
     let bytes: Vec<u8> = WORKED.iter().flat_map(|w| unhex(w.5)).collect();
     // Twice, so every position is a duplicate once.
     std::fs::write(&path, [bytes.clone(), bytes].concat()).expect("write");
-    let s = stats(&[path]).expect("stats");
+    let s = stats(&[path], false).expect("stats");
     assert_eq!(s.records, 12);
     assert_eq!(s.invalid, 0);
     assert_eq!((s.wins, s.draws, s.losses), (4, 4, 4));

@@ -2,10 +2,11 @@
 //! the record index (binary) or line number (text), so a one-line report is
 //! enough to find the bad spot.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use super::plain::PlainKey;
 use crate::packed::{MoveError, SfenError};
 
 /// What is wrong with one 40-byte record.
@@ -31,15 +32,46 @@ pub enum PlainError {
     /// The FEN does not parse or is not a legal position.
     #[error("bad fen {fen:?}: {reason}")]
     BadFen { fen: String, reason: String },
-    /// An `e` line before any `fen` line.
-    #[error("record without a fen line")]
-    MissingFen,
+    /// An `e` line before the record had all its keys.
+    #[error("record without a {0} line")]
+    MissingKey(&'static str),
+    /// A line whose key is none of `fen`, `move`, `score`, `ply`, `result`, `e`.
+    #[error("unknown key {0:?} (a record is fen, move, score, ply, result, then e)")]
+    UnknownKey(String),
+    /// An empty line.
+    #[error("empty line (a record is fen, move, score, ply, result, then e)")]
+    EmptyLine,
+    /// The same key twice in one record.
+    #[error("second {key} line in one record (the first is line {first})")]
+    DuplicateKey { key: &'static str, first: u64 },
+    /// Text after a key that takes none (`e`).
+    #[error("unexpected {value:?} after {key}")]
+    UnexpectedValue { key: &'static str, value: String },
+    /// A `fen` line while the record before it still lacks its `e`.
+    #[error("the record from line {start} has no closing e line before this fen")]
+    Unterminated { start: u64 },
+    /// The file ends inside a record.
+    #[error("the file ends inside the record from line {start} (no closing e line)")]
+    Truncated { start: u64 },
     /// The position or move cannot be packed.
     #[error("{0}")]
     Record(#[from] RecordError),
-    /// The text is not UTF-8.
-    #[error("line is not valid UTF-8")]
-    NotUtf8,
+}
+
+impl PlainError {
+    /// The field whose line the error belongs to, for errors found when a
+    /// complete record is packed.
+    pub fn field(&self) -> Option<PlainKey> {
+        match self {
+            PlainError::BadFen { .. } | PlainError::Record(RecordError::Sfen(_)) => {
+                Some(PlainKey::Fen)
+            }
+            PlainError::Record(RecordError::Move(_)) => Some(PlainKey::Move),
+            PlainError::Record(RecordError::ResultOutOfRange(_)) => Some(PlainKey::Result),
+            PlainError::BadNumber { key, .. } => PlainKey::from_name(key.as_bytes()),
+            _ => None,
+        }
+    }
 }
 
 /// Any failure while reading or writing training data.
@@ -52,6 +84,9 @@ pub enum DataError {
         #[source]
         source: std::io::Error,
     },
+    /// A directory where a data file was expected.
+    #[error("{file}: is a directory, not a data file")]
+    IsDirectory { file: PathBuf },
     /// The file size is not a multiple of 40: the last record is cut off.
     #[error("{file}: record {index}: truncated file ({trailing} trailing bytes; size {size} is not a multiple of 40)")]
     Truncated {
@@ -75,12 +110,29 @@ pub enum DataError {
         line: u64,
         reason: PlainError,
     },
+    /// The input held no usable record (empty files, or only invalid records):
+    /// statistics or training on nothing would hide a wrong path or file.
+    #[error("no records read from {files} ({skipped} invalid skipped)")]
+    NoRecords { files: String, skipped: u64 },
     /// Random access past the end of the data set.
     #[error("record {index} out of range ({len} records)")]
     OutOfRange { index: u64, len: u64 },
 }
 
 impl DataError {
+    /// [`DataError::NoRecords`] for the input `files`: the one message every
+    /// program gives for "read nothing".
+    pub fn no_records<P: AsRef<Path>>(files: &[P], skipped: u64) -> DataError {
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| f.as_ref().display().to_string())
+            .collect();
+        DataError::NoRecords {
+            files: names.join(", "),
+            skipped,
+        }
+    }
+
     pub(crate) fn io(file: impl Into<PathBuf>, source: std::io::Error) -> DataError {
         DataError::Io {
             file: file.into(),

@@ -7,6 +7,7 @@
 
 mod atomic;
 mod error;
+mod open;
 mod plain;
 mod reader;
 mod record;
@@ -14,7 +15,8 @@ mod writer;
 
 pub use atomic::AtomicOutput;
 pub use error::{DataError, PlainError, RecordError};
-pub use plain::{PlainEntry, PlainReader, PlainWriter};
+pub use open::open_data_file;
+pub use plain::{PlainEntry, PlainKey, PlainReader, PlainWriter};
 pub use reader::{BinReader, ReaderOptions, RecordLocation, Records};
 pub use record::{
     decode_fast, decode_full, RecordPolicy, TrainingRecord, ValidatedRecord, Validation,

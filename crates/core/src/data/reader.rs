@@ -1,12 +1,12 @@
 //! `.bin` reader over one or many files: memory-mapped, sequential or random
 //! access by global record index.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
 use super::error::{DataError, RecordError};
+use super::open::open_data_file;
 use super::record::{decode_fast, decode_full, RecordPolicy, TrainingRecord, ValidatedRecord};
 use crate::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
 
@@ -73,7 +73,7 @@ impl BinReader {
         let mut truncated_tails = 0u64;
         for path in paths {
             let path = path.as_ref();
-            let file = File::open(path).map_err(|e| DataError::io(path, e))?;
+            let file = open_data_file(path)?;
             let size = file.metadata().map_err(|e| DataError::io(path, e))?.len();
             let records = size / RECORD;
             let trailing = size % RECORD;

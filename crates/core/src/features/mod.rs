@@ -71,11 +71,6 @@ impl FeatureSet {
         self.size
     }
 
-    /// Whether this is exactly Stockfish 12's HalfKP.
-    pub fn is_halfkp(&self) -> bool {
-        self.name == "HalfKP"
-    }
-
     /// Appends the active features of `board` for `perspective` to `out`.
     pub fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {
         self.root.active(board, perspective, out);

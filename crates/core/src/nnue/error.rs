@@ -5,6 +5,19 @@
 /// the expected and found values.
 #[derive(Debug, thiserror::Error)]
 pub enum NetworkError {
+    /// The first four bytes are not the version word of any `.nnue` file (or the
+    /// file is shorter than that): said first, before any detail, since the usual
+    /// cause is a wrong path.
+    #[error("{source_name}: not a .nnue file ({detail})")]
+    NotNnue { source_name: String, detail: String },
+    /// A `.nnue` file of a later Stockfish format this program does not read.
+    #[error("{source_name}: unsupported .nnue version 0x{found:08X} ({format}); this program reads version 0x{expected:08X} (Stockfish 12/13 HalfKP and nnue-learn nets)")]
+    UnsupportedVersion {
+        source_name: String,
+        found: u32,
+        expected: u32,
+        format: &'static str,
+    },
     #[error("{source_name}: cannot read file: {error}")]
     Io {
         source_name: String,

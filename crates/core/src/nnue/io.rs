@@ -87,6 +87,39 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Version word of Stockfish 14 and later (HalfKAv2 and its successors).
+const VERSION_SF14: u32 = 0x7AF3_2F20;
+
+/// The version word: ours, a later Stockfish's, or not a `.nnue` file at all.
+fn check_version(r: &mut Reader<'_>) -> Result<(), NetworkError> {
+    let not_nnue = |detail: String| NetworkError::NotNnue {
+        source_name: r.source.to_string(),
+        detail,
+    };
+    let Some(first) = r.bytes.first_chunk::<4>() else {
+        return Err(not_nnue(format!(
+            "it has {} bytes; a .nnue file starts with the 4-byte version 0x{VERSION:08X}",
+            r.bytes.len()
+        )));
+    };
+    let found = u32::from_le_bytes(*first);
+    if found == VERSION_SF14 {
+        return Err(NetworkError::UnsupportedVersion {
+            source_name: r.source.to_string(),
+            found,
+            expected: VERSION,
+            format: "Stockfish 14 and later",
+        });
+    }
+    if found != VERSION {
+        return Err(not_nnue(format!(
+            "its first 4 bytes read 0x{found:08X}; a .nnue file starts with the version 0x{VERSION:08X}"
+        )));
+    }
+    r.pos = 4;
+    Ok(())
+}
+
 impl Network {
     /// Reads a network from the bytes of a `.nnue` file; `source` names the file in
     /// error messages.
@@ -96,7 +129,7 @@ impl Network {
             pos: 0,
             source,
         };
-        r.expect_u32(VERSION, "version")?;
+        check_version(&mut r)?;
         let file_hash_offset = r.pos as u64;
         let file_hash = r.u32("file hash")?;
         let description_offset = r.pos as u64;

@@ -1,7 +1,5 @@
 //! The quantized network: parameters plus the integer forward pass.
 
-use std::sync::Arc;
-
 use shakmaty::{Board, Color};
 
 use super::aligned::Aligned;
@@ -285,6 +283,3 @@ impl Network {
         self.forward(kernel, &us, &them, &mut scratch) / super::FV_SCALE
     }
 }
-
-/// `Arc<Network>` is how engines share a net; keep it cheap to name.
-pub type SharedNetwork = Arc<Network>;

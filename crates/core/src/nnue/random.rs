@@ -1,5 +1,6 @@
 //! Reproducible pseudo-random networks, bit-identical to
-//! `shared/tools/make_random_halfkp.py` for HalfKP 256x2-32-32 and extended to any
+//! the reference generator `make_random_halfkp.py` (the script behind the Stockfish 12
+//! vectors of `tests/data/`) for HalfKP 256x2-32-32 and extended to any
 //! architecture, for tests, benchmarks and `nnue-learn random-net`.
 //!
 //! Counter-based SplitMix64: element `i` of tensor stream `s` is

@@ -17,6 +17,10 @@ pub enum SfenError {
     /// Both king fields name the same square.
     #[error("both kings on {0}")]
     KingsOnSameSquare(Square),
+    /// Two pieces on one square (cannot come out of the bit stream's layout; the
+    /// board constructor's check maps to it).
+    #[error("two pieces on one square")]
+    PiecesOverlap,
     /// The kings touch, so one of them stands in check from the other.
     #[error("kings on adjacent squares {0} and {1}")]
     KingsAdjacent(Square, Square),

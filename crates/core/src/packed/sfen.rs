@@ -176,6 +176,10 @@ impl PackedSfen {
             return Err(SfenError::BitOverflow);
         }
 
+        // The bitboards are consistent by construction: every coded square gets
+        // exactly one role and one colour, and the traversal steps over both king
+        // squares, which differ (checked above). The only thing the call could
+        // reject is two pieces on one square, so that is the error it maps to.
         let board = Board::try_from_bitboards(
             ByRole {
                 pawn: Bitboard(roles[0]),
@@ -190,7 +194,7 @@ impl PackedSfen {
                 black: Bitboard(colors[1]),
             },
         )
-        .map_err(|_| SfenError::KingsOnSameSquare(wk_sq))?;
+        .map_err(|_| SfenError::PiecesOverlap)?;
 
         check_material(&board, &counts)?;
         check_castling(&board, castling)?;

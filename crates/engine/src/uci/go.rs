@@ -1,6 +1,6 @@
 //! `go ...` into search [`Limits`]. A `go` must always end in a `bestmove`, or the GUI
-//! waits forever, so a bad token is reported and skipped rather than refusing the
-//! whole command.
+//! waits forever, so a bad token is reported as an error line and skipped rather than
+//! refusing the whole command.
 
 use std::time::Duration;
 
@@ -8,10 +8,10 @@ use shakmaty::{uci::UciMove, Chess};
 
 use crate::search::Limits;
 
-/// The limits, and a warning for each token that could not be used.
+/// The limits, and an error message for each token that could not be used as sent.
 pub fn parse_go(args: &[&str], pos: &Chess) -> (Limits, Vec<String>) {
     let mut limits = Limits::default();
-    let mut warnings = Vec::new();
+    let mut problems = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
@@ -29,7 +29,7 @@ pub fn parse_go(args: &[&str], pos: &Chess) -> (Limits, Vec<String>) {
                         .and_then(|u| u.to_move(pos).ok())
                     {
                         Some(m) => limits.searchmoves.push(m),
-                        None => warnings.push(format!(
+                        None => problems.push(format!(
                             "searchmoves: '{text}' is not a legal move here, ignored"
                         )),
                     }
@@ -38,34 +38,57 @@ pub fn parse_go(args: &[&str], pos: &Chess) -> (Limits, Vec<String>) {
             "depth" | "nodes" | "movetime" | "wtime" | "btime" | "winc" | "binc" | "movestogo"
             | "mate" => {
                 let Some(text) = args.get(i) else {
-                    warnings.push(format!("'{key}' needs a number, ignored"));
+                    problems.push(format!("'{key}' needs a number, ignored"));
                     continue;
                 };
                 i += 1;
-                let Ok(value) = text.parse::<i64>() else {
-                    warnings.push(format!("'{key} {text}': not an integer, ignored"));
-                    continue;
-                };
-                // GUIs send negative clock times when the engine is already late:
-                // that is "no time left", not an error.
-                let n = value.max(0) as u64;
-                let ms = Duration::from_millis(n);
-                match key {
-                    "depth" => limits.depth = Some(n.clamp(1, 255) as u32),
-                    "nodes" => limits.nodes = Some(n.max(1)),
-                    "movetime" => limits.movetime = Some(ms),
-                    "wtime" => limits.wtime = Some(ms),
-                    "btime" => limits.btime = Some(ms),
-                    "winc" => limits.winc = Some(ms),
-                    "binc" => limits.binc = Some(ms),
-                    "movestogo" => limits.movestogo = Some(n.min(u32::MAX as u64) as u32),
-                    _ => limits.mate = Some(n.clamp(1, 255) as u32),
+                let (value, problem) = number(key, text);
+                problems.extend(problem);
+                if let Some(n) = value {
+                    set_limit(&mut limits, key, n);
                 }
             }
-            other => warnings.push(format!("unknown token '{other}', ignored")),
+            other => problems.push(format!("unknown token '{other}', ignored")),
         }
     }
-    (limits, warnings)
+    (limits, problems)
+}
+
+/// The value to use for `key` (`None`: ignore it) and the error to report, if
+/// any. A negative number is an error; a time, depth, node or mate limit then
+/// takes its smallest value (a GUI that sends `wtime -20` is late: the engine
+/// must move at once, not search without a limit).
+fn number(key: &str, text: &str) -> (Option<u64>, Option<String>) {
+    match text.parse::<i64>() {
+        Err(_) => (
+            None,
+            Some(format!("'{key} {text}': not an integer, ignored")),
+        ),
+        Ok(v) if v >= 0 => (Some(v as u64), None),
+        Ok(_) if key == "movestogo" => (None, Some(format!("'{key} {text}' is negative, ignored"))),
+        Ok(_) => (
+            Some(0),
+            Some(format!(
+                "'{key} {text}' is negative, the smallest value is used"
+            )),
+        ),
+    }
+}
+
+/// Stores limit `key` (a `go` keyword that takes a number).
+fn set_limit(limits: &mut Limits, key: &str, n: u64) {
+    let ms = Duration::from_millis(n);
+    match key {
+        "depth" => limits.depth = Some(n.clamp(1, 255) as u32),
+        "nodes" => limits.nodes = Some(n.max(1)),
+        "movetime" => limits.movetime = Some(ms),
+        "wtime" => limits.wtime = Some(ms),
+        "btime" => limits.btime = Some(ms),
+        "winc" => limits.winc = Some(ms),
+        "binc" => limits.binc = Some(ms),
+        "movestogo" => limits.movestogo = Some(n.min(u64::from(u32::MAX)) as u32),
+        _ => limits.mate = Some(n.clamp(1, 255) as u32),
+    }
 }
 
 fn is_keyword(token: &str) -> bool {
@@ -97,14 +120,38 @@ mod tests {
 
     #[test]
     fn clock_and_limits() {
-        let (l, w) = go("wtime 1000 btime -20 winc 100 binc 0 movestogo 5 depth 7 nodes 9");
+        let (l, w) = go("wtime 1000 btime 20 winc 100 binc 0 movestogo 5 depth 7 nodes 9");
         assert!(w.is_empty());
         assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
-        assert_eq!(l.btime, Some(Duration::ZERO));
+        assert_eq!(l.btime, Some(Duration::from_millis(20)));
         assert_eq!(l.winc, Some(Duration::from_millis(100)));
         assert_eq!(l.movestogo, Some(5));
         assert_eq!(l.depth, Some(7));
         assert_eq!(l.nodes, Some(9));
+    }
+
+    #[test]
+    fn negative_limits_are_errors_and_take_the_smallest_value() {
+        let (l, w) = go("wtime -20 btime 500 winc -1 depth -3 nodes -5 movestogo -2 mate -1");
+        assert_eq!(
+            w,
+            [
+                "'wtime -20' is negative, the smallest value is used",
+                "'winc -1' is negative, the smallest value is used",
+                "'depth -3' is negative, the smallest value is used",
+                "'nodes -5' is negative, the smallest value is used",
+                "'movestogo -2' is negative, ignored",
+                "'mate -1' is negative, the smallest value is used",
+            ]
+        );
+        assert_eq!(l.wtime, Some(Duration::ZERO));
+        assert_eq!(l.winc, Some(Duration::ZERO));
+        assert_eq!(l.btime, Some(Duration::from_millis(500)));
+        assert_eq!((l.depth, l.nodes, l.mate), (Some(1), Some(1), Some(1)));
+        assert_eq!(l.movestogo, None);
+        let (l, w) = go("movetime -100");
+        assert_eq!(w.len(), 1);
+        assert_eq!(l.movetime, Some(Duration::ZERO));
     }
 
     #[test]
@@ -117,11 +164,17 @@ mod tests {
     }
 
     #[test]
-    fn bad_tokens_are_warnings() {
+    fn bad_tokens_are_errors() {
         let (l, w) = go("depth x movetime");
         assert_eq!(l.depth, None);
-        assert_eq!(w.len(), 2);
+        assert_eq!(
+            w,
+            [
+                "'depth x': not an integer, ignored",
+                "'movetime' needs a number, ignored"
+            ]
+        );
         let (_, w) = go("sideways");
-        assert!(w[0].contains("unknown token 'sideways'"));
+        assert_eq!(w, ["unknown token 'sideways', ignored"]);
     }
 }

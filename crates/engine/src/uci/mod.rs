@@ -1,7 +1,9 @@
 //! The UCI front end: reads commands line by line, keeps the game and the options,
 //! and runs each search on its own thread so that `stop`, `ponderhit`, `isready` and
 //! `quit` are answered while it thinks. Every bad line becomes an
-//! `info string error: ...` and leaves the state as it was.
+//! `info string error: ...` and leaves the state as it was, with one exception
+//! taken from Stockfish: a `position` whose move list has a bad move keeps the
+//! moves before it.
 
 pub mod bench;
 pub mod display;

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use shakmaty::{uci::UciMove, CastlingMode, Move};
 
-use crate::search::{Bound, Info, Score, SearchResult};
+use crate::search::{Info, Score, SearchResult};
 
 /// A cloneable, thread-safe line writer.
 #[derive(Clone)]
@@ -46,18 +46,15 @@ pub fn uci_move(m: &Move) -> String {
     UciMove::from_move(*m, CastlingMode::Standard).to_string()
 }
 
-/// The `score ...` fragment of an info line.
-pub fn format_score(score: Score, bound: Bound) -> String {
-    let mut s = match score {
+/// The `score ...` fragment of an info line. Every reported score is exact: the
+/// search reports a depth only after its root search settled inside the aspiration
+/// window (an interrupted iteration is not reported), so there is no
+/// `lowerbound`/`upperbound` to print.
+pub fn format_score(score: Score) -> String {
+    match score {
         Score::Cp(cp) => format!("score cp {cp}"),
         Score::Mate(n) => format!("score mate {n}"),
-    };
-    match bound {
-        Bound::Exact => {}
-        Bound::Lower => s.push_str(" lowerbound"),
-        Bound::Upper => s.push_str(" upperbound"),
     }
-    s
 }
 
 /// A full `info depth ...` line as GUIs expect it.
@@ -67,7 +64,7 @@ pub fn format_info(info: &Info) -> String {
         info.depth,
         info.seldepth,
         info.multipv,
-        format_score(info.score, info.bound),
+        format_score(info.score),
         info.nodes,
         info.nps,
         info.hashfull,

@@ -71,16 +71,30 @@ impl Session {
         session
     }
 
-    /// Handles one input line. Returns `false` after `quit`.
+    /// Handles one input line; an error becomes an `info string error: ...` line.
+    /// Returns `false` after `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
+        match self.execute(line) {
+            Ok(go_on) => go_on,
+            Err(e) => {
+                self.out.info_string(&format!("error: {e}"));
+                true
+            }
+        }
+    }
+
+    /// Runs one command line and returns its error, if any, rather than printing
+    /// it (the command-line mode reports it on stderr with an exit status).
+    /// `Ok(false)` after `quit`.
+    pub fn execute(&mut self, line: &str) -> Result<bool, UciError> {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = tokens.split_first() else {
-            return true;
+            return Ok(true);
         };
         let result = match command {
             "quit" => {
                 self.shutdown();
-                return false;
+                return Ok(false);
             }
             "uci" => {
                 self.uci();
@@ -93,7 +107,7 @@ impl Session {
             }
             "ucinewgame" => self.with_searcher("ucinewgame", |s| s.clear()),
             "setoption" => self.setoption(args),
-            "position" => parse_position(args).map(|g| self.game = g),
+            "position" => self.position(args),
             "go" => self.go(args),
             "stop" => {
                 self.stop_and_join();
@@ -132,10 +146,7 @@ impl Session {
             "debug" | "register" => Ok(()),
             other => Err(UciError::UnknownCommand(other.to_string())),
         };
-        if let Err(e) = result {
-            self.out.info_string(&format!("error: {e}"));
-        }
-        true
+        result.map(|()| true)
     }
 
     /// Stops any search and waits for its thread (it prints its `bestmove`).
@@ -254,8 +265,8 @@ impl Session {
         }
     }
 
-    /// Loads `name` (or the embedded net for `<default>`); on failure the previous
-    /// network stays in use.
+    /// Loads `name`, or goes back to the embedded net (none: classical) when `name`
+    /// is the advertised default; on failure the previous network stays in use.
     fn load_eval_file(&mut self, name: &str) -> Result<(), UciError> {
         let loaded = if name == DEFAULT_EVAL_FILE {
             default_net::load().map_err(|e| e.to_string())
@@ -270,10 +281,15 @@ impl Session {
                 self.net_name = name.to_string();
                 Ok(())
             }
-            Err(e) => Err(UciError::SetOption(format!(
-                "EvalFile '{name}' not loaded, keeping {}: {e}",
-                self.net_name
-            ))),
+            Err(e) => {
+                let kept = match self.net {
+                    Some(_) => self.net_name.clone(),
+                    None => "the classical evaluation".to_string(),
+                };
+                Err(UciError::SetOption(format!(
+                    "EvalFile '{name}' not loaded, keeping {kept}: {e}"
+                )))
+            }
         }
     }
 
@@ -306,14 +322,20 @@ impl Session {
                 self.net_name,
                 net.architecture().summary()
             ),
-            (None, true) => format!(
-                "classical evaluation in use: no network available ({} has none; \
-                 set EvalFile to a .nnue file)",
-                self.net_name
-            ),
+            (None, true) => "classical evaluation in use: this binary embeds no network \
+                 (set EvalFile to a .nnue file)"
+                .to_string(),
             (_, false) => "classical evaluation enabled (Use NNUE is false)".to_string(),
         };
         self.out.info_string(&text);
+    }
+
+    /// Sets the game; with a bad move in the list, the moves before it are kept
+    /// (see [`parse_position`]) and the bad one is the error.
+    fn position(&mut self, args: &[&str]) -> Result<(), UciError> {
+        let parsed = parse_position(args)?;
+        self.game = parsed.game;
+        parsed.bad_move.map_or(Ok(()), Err)
     }
 
     fn go(&mut self, args: &[&str]) -> Result<(), UciError> {
@@ -322,9 +344,9 @@ impl Session {
             return Err(UciError::Busy("go".to_string()));
         };
         self.announce_eval();
-        let (limits, warnings) = go::parse_go(args, &self.game.current);
-        for w in warnings {
-            self.out.info_string(&format!("warning: go: {w}"));
+        let (limits, problems) = go::parse_go(args, &self.game.current);
+        for problem in problems {
+            self.out.info_string(&format!("error: go: {problem}"));
         }
         let control = Arc::new(SearchControl::default());
         control.ponder.store(limits.ponder, Ordering::SeqCst);

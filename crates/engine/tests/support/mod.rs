@@ -106,7 +106,7 @@ impl Drop for Engine {
     }
 }
 
-#[path = "../../../core/tests/support/shared_dir.rs"]
-mod shared_dir;
+#[path = "../../../core/tests/support/test_data.rs"]
+mod test_data;
 #[allow(unused_imports)]
-pub use shared_dir::shared;
+pub use test_data::test_data_text;

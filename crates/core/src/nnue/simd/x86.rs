@@ -1,7 +1,8 @@
 //! x86-64 kernels. Each checks the slice lengths it relies on up front and falls
 //! back to the scalar kernel when they do not hold, so no input makes them read
-//! or write out of bounds. Loads and stores are unaligned (`loadu`/`storeu`): the
-//! buffers are plain `Vec`s and modern cores pay nothing for it.
+//! or write out of bounds. Loads and stores use the unaligned forms (`loadu`/`storeu`)
+//! so that any slice is accepted; the network's buffers are 64-byte aligned
+//! (`Aligned`), so in practice every access is aligned and costs nothing extra.
 
 use std::arch::x86_64::*;
 

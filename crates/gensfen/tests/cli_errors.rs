@@ -1,0 +1,187 @@
+//! The `nnue-gen-sfen` binary on bad input: exit codes (0 ok, 1 failure, 2 usage),
+//! one `nnue-gen-sfen: error: ...` line, the same message for the same condition in
+//! `stats` and `convert`, `--skip-invalid`; and Stockfish's own sample converted both
+//! ways byte for byte.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::{listing, reference_bin, temp_dir, test_data, test_data_bytes};
+
+const PREFIX: &str = "nnue-gen-sfen: error: ";
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nnue-gen-sfen"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("utf-8 temp path")
+}
+
+/// The exit code and the one error line (without its prefix).
+fn failure(out: &Output) -> (i32, String) {
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(text.lines().count(), 1, "one error line expected: {text:?}");
+    let msg = text
+        .trim_end()
+        .strip_prefix(PREFIX)
+        .unwrap_or_else(|| panic!("{text:?} lacks {PREFIX:?}"));
+    (out.status.code().expect("exit code"), msg.to_string())
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn an_invalid_record_fails_stats_and_convert_with_the_same_message() {
+    let dir = temp_dir("invalid");
+    let bin = dir.join("bad.bin");
+    let mut bytes = reference_bin();
+    bytes[10 * 40 + 38] = 7; // record 10: result out of range
+    std::fs::write(&bin, &bytes).expect("write");
+
+    let (code, stats_msg) = failure(&run(&["stats", p(&bin)]));
+    assert_eq!(code, 1);
+    let want = format!("{}: record 10: game result 7 outside -1..1", bin.display());
+    assert_eq!(stats_msg, want);
+    let (code, convert_msg) = failure(&run(&["convert", p(&bin), p(&dir.join("o.plain"))]));
+    assert_eq!(code, 1);
+    assert_eq!(convert_msg, want);
+    assert_eq!(listing(&dir), ["bad.bin"]);
+
+    let text = stdout(&run(&["stats", p(&bin), "--skip-invalid"]));
+    assert!(
+        text.starts_with("records: 105\ninvalid (skipped): 1\n"),
+        "{text}"
+    );
+    let text = stdout(&run(&[
+        "convert",
+        p(&bin),
+        p(&dir.join("o.bin")),
+        "--skip-invalid",
+    ]));
+    assert!(
+        text.starts_with("converted 105 records (1 invalid skipped)"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::metadata(dir.join("o.bin")).expect("o.bin").len(),
+        105 * 40
+    );
+}
+
+#[test]
+fn reading_nothing_is_a_failure_and_writes_nothing() {
+    let dir = temp_dir("empty");
+    let empty = dir.join("empty.plain");
+    std::fs::write(&empty, "").expect("write");
+    let want = format!(
+        "no records read from {} (0 invalid skipped)",
+        empty.display()
+    );
+    assert_eq!(failure(&run(&["stats", p(&empty)])), (1, want.clone()));
+    let out = dir.join("o.bin");
+    assert_eq!(
+        failure(&run(&["convert", p(&empty), p(&out), "--skip-invalid"])),
+        (1, want)
+    );
+    // Only invalid records: nothing usable either.
+    let junk = dir.join("junk.plain");
+    std::fs::write(&junk, "hello\n").expect("write");
+    let (code, msg) = failure(&run(&["stats", p(&junk), "--skip-invalid"]));
+    assert_eq!(code, 1);
+    assert_eq!(
+        msg,
+        format!(
+            "no records read from {} (1 invalid skipped)",
+            junk.display()
+        )
+    );
+    assert_eq!(listing(&dir), ["empty.plain", "junk.plain"]);
+}
+
+#[test]
+fn a_directory_is_named_as_such() {
+    let dir = temp_dir("dir");
+    for name in ["data.bin", "data.plain", "data"] {
+        let sub = dir.join(name);
+        std::fs::create_dir(&sub).expect("mkdir");
+        let want = format!("{}: is a directory, not a data file", sub.display());
+        assert_eq!(failure(&run(&["stats", p(&sub)])), (1, want.clone()));
+        let out = dir.join("o.bin");
+        assert_eq!(failure(&run(&["convert", p(&sub), p(&out)])), (1, want));
+    }
+}
+
+#[test]
+fn a_bad_plain_line_fails_unless_skip_invalid() {
+    let dir = temp_dir("plainskip");
+    let good = "fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\nmove e1e2\nscore 12\nply 3\nresult 0\ne\n";
+    let plain = dir.join("in.plain");
+    std::fs::write(
+        &plain,
+        format!("{good}{}{good}", good.replace("move e1e2", "move e1e3")),
+    )
+    .expect("write");
+    let want = format!("{}:8: bad UCI move \"e1e3\"", plain.display());
+    assert_eq!(failure(&run(&["stats", p(&plain)])), (1, want.clone()));
+    assert_eq!(
+        failure(&run(&["convert", p(&plain), p(&dir.join("o.bin"))])),
+        (1, want)
+    );
+    let text = stdout(&run(&["stats", p(&plain), "--skip-invalid"]));
+    assert!(
+        text.starts_with("records: 2\ninvalid (skipped): 1\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let cases: [(&[&str], &str); 4] = [
+        (&[], "a subcommand is required"),
+        (&["frobnicate"], "unrecognized subcommand 'frobnicate'"),
+        (
+            &["stats"],
+            "the following required arguments were not provided:",
+        ),
+        (
+            &["stats", "x.txt"],
+            "x.txt: unsupported extension (expected .bin or .plain)",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let first = err.lines().next().unwrap_or_default();
+        assert_eq!(first, format!("{PREFIX}{want}"), "{args:?}");
+    }
+    let out = run(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: nnue-gen-sfen"));
+}
+
+#[test]
+fn stockfish_sample_converts_both_ways_byte_for_byte() {
+    let dir = temp_dir("sfsample");
+    let bin = dir.join("out.bin");
+    let plain = dir.join("out.plain");
+    let sf_plain = test_data("sf_tools_sample.plain");
+    let sf_bin = test_data("sf_tools_sample.bin");
+    stdout(&run(&["convert", p(&sf_plain), p(&bin), "--validate"]));
+    assert!(std::fs::read(&bin).expect("bin") == test_data_bytes("sf_tools_sample.bin"));
+    stdout(&run(&["convert", p(&sf_bin), p(&plain), "--validate"]));
+    assert!(std::fs::read(&plain).expect("plain") == test_data_bytes("sf_tools_sample.plain"));
+}

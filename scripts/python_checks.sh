@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The checks that drive the real `nnue` binary through python-chess, as GUIs and bots
+# do. They are kept out of `cargo test` so that the test suite needs nothing but the
+# Rust toolchain; CI (.ci/run) runs this script after the tests.
+#
+#   scripts/python_checks.sh            UCI conformance (scripts/uci_conformance.py)
+#   scripts/python_checks.sh --match    and the 20-game self-play acceptance match
+#
+# python-chess is installed into a virtual environment under target/ the first time
+# (set NNUE_PYTHON to a python3 that already has it to skip that). The engine is
+# built with `cargo build --release --bin nnue`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() {
+  echo "python_checks.sh: error: $1 (usage: scripts/python_checks.sh [--match])" >&2
+  exit 2
+}
+
+match=false
+for arg in "$@"; do
+  case "$arg" in
+    --match) match=true ;;
+    *) usage "unknown argument '$arg'" ;;
+  esac
+done
+
+python="${NNUE_PYTHON:-}"
+if [ -z "$python" ]; then
+  venv=target/python-checks-venv
+  if ! "$venv/bin/python" -c 'import chess' 2>/dev/null; then
+    echo "python_checks.sh: installing python-chess into $venv" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet chess
+  fi
+  python="$venv/bin/python"
+fi
+
+cargo build --release --bin nnue
+engine=target/release/nnue
+
+"$python" scripts/uci_conformance.py "$engine"
+
+if $match; then
+  # Acceptance match: no illegal move, crash or time forfeit in 20 self-play games.
+  "$python" scripts/match.py --engine "$engine" --games 20 --tc 1+0.1 --concurrency 2
+fi
