@@ -1,47 +1,54 @@
 #!/usr/bin/env python3
-"""Plays `nnue` against itself (or another UCI engine) through python-chess and fails
-on any illegal move, crash or time forfeit.
+"""Plays a match between two UCI engines, or one engine with two option sets, through
+python-chess, and reports the Elo difference with its 95 % interval.
 
-    scripts/match.py [--engine PATH] [--opponent PATH] [--games 20] [--tc 1+0.1]
-                     [--movestogo N] [--concurrency 2] [--max-plies 400]
-                     [--option Name=Value ...]
+    scripts/match.py [--engine PATH] [--opponent PATH]
+                     [--option Name=Value ...] [--option-a Name=Value ...] [--option-b Name=Value ...]
+                     [--games 20] [--tc 1+0.1 [--movestogo N] | --movetime S | --nodes N]
+                     [--book data/openings.epd] [--book-seed 0] [--concurrency 2]
+                     [--max-plies 400] [--pgn FILE] [--sprt elo0,elo1,alpha,beta]
 
-Each opening of a small built-in book is played twice with colours swapped. The
-clock is kept here, like a GUI (with --movestogo N the base time is added back
-every N moves of each side, a classical "N moves in base seconds" control): wall time from sending `go` to reading `bestmove`
-is charged, so pipe and process latency count against the engine. Games end by
-the rules (mate, stalemate, repetition, 50 moves, insufficient material) or are
-adjudicated a draw after --max-plies. Exit status: 0 when every game finished
-cleanly, 1 otherwise.
+Engine A is --engine with --option and --option-a; engine B is --opponent (default: the
+same binary) with --option and --option-b. So `--option-a "Use NNUE=true" --option-b
+"Use NNUE=false"` plays the net against the classical evaluation at equal time.
+
+Each opening of the book (EPD, one position per line; data/openings.epd is made by
+scripts/make_openings.py) is played twice with colours swapped; --book-seed rotates where
+in the book the match starts. The clock is kept here, like a GUI: wall time from `go` to
+`bestmove` is charged, so pipe and process latency count against the engine (with
+--movestogo N the base time is added back every N moves of each side). Games end by the
+rules (mate, stalemate, repetition, 50 moves, insufficient material) or are adjudicated
+a draw after --max-plies. A time forfeit, an illegal move or a crash loses the game for
+that engine and is reported as a failure.
+
+Output: one line per game, a running score, and at the end the W/D/L from A's view,
+the Elo estimate with its 95 % interval and, with --sprt, the log likelihood ratio and
+the decision (the match stops early when the SPRT decides). With --pgn every game is
+appended to FILE. Exit status: 0 when every game finished cleanly, 1 otherwise.
 """
 
 import argparse
 import concurrent.futures
+import datetime
 import os
 import sys
+import threading
 import time
 
 try:
     import chess
     import chess.engine
+    import chess.pgn
 except ImportError:
     sys.exit("match.py needs python-chess: pip install chess")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import elo  # noqa: E402
 
-# Short, common opening lines (UCI moves) so that games differ.
-BOOK = [
-    "e2e4 e7e5 g1f3 b8c6",
-    "d2d4 d7d5 c2c4 e7e6",
-    "e2e4 c7c5 g1f3 d7d6",
-    "d2d4 g8f6 c2c4 g7g6",
-    "c2c4 e7e5 b1c3 g8f6",
-    "e2e4 e7e6 d2d4 d7d5",
-    "e2e4 c7c6 d2d4 d7d5",
-    "g1f3 d7d5 g2g3 g8f6",
-    "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4",
-    "e2e4 e7e5 f1c4 g8f6",
-]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_BOOK = os.path.join(ROOT, "data", "openings.epd")
+# Seconds an engine may take to start and answer `uci`/`isready`.
+ENGINE_START_TIMEOUT = 30
 
 
 def parse_tc(text):
@@ -49,105 +56,293 @@ def parse_tc(text):
     return float(base), float(inc or 0)
 
 
-def start(path, options):
-    engine = chess.engine.SimpleEngine.popen_uci(path, timeout=30)
-    if options:
-        engine.configure(options)
-    return engine
+def parse_options(pairs):
+    options = {}
+    for opt in pairs:
+        name, sep, value = opt.partition("=")
+        if not sep:
+            sys.exit(f"match.py: error: option '{opt}' is not Name=Value")
+        options[name.strip()] = value.strip()
+    return options
 
 
-def play_game(index, args, options):
-    """Returns (index, result string, problem or None, plies)."""
-    opening = BOOK[(index // 2) % len(BOOK)].split()
-    paths = [args.engine, args.opponent or args.engine]
-    if index % 2 == 1:
-        paths.reverse()
-    engines = []
-    board = chess.Board()
-    for mv in opening:
-        board.push_uci(mv)
-    base, inc = parse_tc(args.tc)
-    clock = {chess.WHITE: base, chess.BLACK: base}
+def load_book(path):
+    if not path:
+        return [chess.STARTING_FEN]
     try:
-        engines = [start(p, options) for p in paths]  # [white, black]
-        while not board.is_game_over(claim_draw=True):
-            if board.ply() >= args.max_plies:
-                return index, "1/2-1/2 (adjudicated)", None, board.ply()
+        with open(path) as f:
+            lines = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    except OSError as exc:
+        sys.exit(f"match.py: error: book {path}: {exc.strerror}")
+    book = []
+    for number, line in enumerate(lines, 1):
+        try:
+            board, _ = chess.Board.from_epd(line)
+        except ValueError as exc:
+            sys.exit(f"match.py: error: book {path} line {number}: {exc}")
+        book.append(board.fen())
+    if not book:
+        sys.exit(f"match.py: error: book {path} holds no position")
+    return book
+
+
+class Player:
+    """One side of the match: a path, a display name and its UCI options."""
+
+    def __init__(self, path, name, options):
+        self.path, self.name, self.options = path, name, options
+
+    def start(self):
+        engine = chess.engine.SimpleEngine.popen_uci(self.path, timeout=ENGINE_START_TIMEOUT)
+        if self.options:
+            engine.configure(self.options)
+        return engine
+
+
+class Clock:
+    """Both sides' remaining time under --tc / --movestogo, or a fixed per-move limit."""
+
+    def __init__(self, args):
+        self.args = args
+        self.base, self.inc = parse_tc(args.tc)
+        self.left = {chess.WHITE: self.base, chess.BLACK: self.base}
+
+    def limit(self, board, moves_played):
+        if self.args.nodes:
+            return chess.engine.Limit(nodes=self.args.nodes), None
+        if self.args.movetime:
+            return chess.engine.Limit(time=self.args.movetime), None
+        remaining = None
+        if self.args.movestogo:
+            remaining = self.args.movestogo - moves_played % self.args.movestogo
+        limit = chess.engine.Limit(
+            white_clock=self.left[chess.WHITE],
+            black_clock=self.left[chess.BLACK],
+            white_inc=self.inc,
+            black_inc=self.inc,
+            remaining_moves=remaining,
+        )
+        return limit, remaining
+
+    def charge(self, side, spent, remaining):
+        """Charges `spent` seconds; False when the side has lost on time."""
+        if self.args.nodes:
+            return True
+        if self.args.movetime:
+            # A fixed move time gets the same latency allowance a clock would absorb.
+            return spent <= self.args.movetime + self.args.movetime_margin
+        self.left[side] -= spent
+        if self.left[side] < 0:
+            return False
+        self.left[side] += self.inc
+        if remaining == 1:
+            self.left[side] += self.base
+        return True
+
+
+def play_game(index, args, players, book):
+    """Plays game `index`; returns a dict with the result from A's view and the PGN."""
+    fen = book[(args.book_seed + index // 2) % len(book)]
+    a_is_white = index % 2 == 0
+    white, black = (players[0], players[1]) if a_is_white else (players[1], players[0])
+    board = chess.Board(fen)
+    start_ply = board.ply()
+    clock = Clock(args)
+    engines = {}
+    result, termination, problem = "*", "normal", None
+    try:
+        engines = {chess.WHITE: white.start(), chess.BLACK: black.start()}
+        while True:
+            outcome = board.outcome(claim_draw=True)
+            if outcome:
+                result = outcome.result()
+                break
+            if board.ply() - start_ply >= args.max_plies:
+                result, termination = "1/2-1/2", "adjudication"
+                break
             side = board.turn
-            engine = engines[0] if side == chess.WHITE else engines[1]
-            moves_played = (board.ply() - len(opening)) // 2  # by the side to move
-            remaining = None
-            if args.movestogo:
-                remaining = args.movestogo - moves_played % args.movestogo
-            limit = chess.engine.Limit(
-                white_clock=clock[chess.WHITE],
-                black_clock=clock[chess.BLACK],
-                white_inc=inc,
-                black_inc=inc,
-                remaining_moves=remaining,
-            )
+            limit, remaining = clock.limit(board, (board.ply() - start_ply) // 2)
             t0 = time.monotonic()
-            result = engine.play(board, limit)
-            spent = time.monotonic() - t0
-            clock[side] -= spent
-            if clock[side] < 0:
-                who = "white" if side == chess.WHITE else "black"
-                return index, "forfeit", f"{who} lost on time at ply {board.ply()} ({clock[side]:.3f}s)", board.ply()
-            clock[side] += inc
-            if remaining == 1:
-                clock[side] += base
-            if result.move is None or result.move not in board.legal_moves:
-                return index, "illegal", f"illegal move {result.move} in {board.fen()}", board.ply()
-            board.push(result.move)
-        return index, board.result(claim_draw=True), None, board.ply()
+            played = engines[side].play(board, limit)
+            if not clock.charge(side, time.monotonic() - t0, remaining):
+                result, termination = ("0-1" if side == chess.WHITE else "1-0"), "time forfeit"
+                problem = f"{'white' if side == chess.WHITE else 'black'} lost on time at ply {board.ply()}"
+                break
+            if played.move is None or played.move not in board.legal_moves:
+                result, termination = ("0-1" if side == chess.WHITE else "1-0"), "illegal move"
+                problem = f"illegal move {played.move} in {board.fen()}"
+                break
+            board.push(played.move)
     except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError) as exc:
-        return index, "crash", f"engine failure: {exc!r} at {board.fen()}", board.ply()
+        side = board.turn
+        result, termination = ("0-1" if side == chess.WHITE else "1-0"), "crash"
+        problem = f"engine failure: {exc!r} at {board.fen()}"
     finally:
-        for e in engines:
+        for engine in engines.values():
             try:
-                e.quit()
+                engine.quit()
             except Exception:
                 pass
+    return {
+        "index": index,
+        "result": result,
+        "a_score": score_for_a(result, a_is_white),
+        "termination": termination,
+        "problem": problem,
+        "plies": board.ply() - start_ply,
+        "pgn": make_pgn(board, fen, white.name, black.name, result, termination, index, args),
+    }
 
 
-def main():
+def score_for_a(result, a_is_white):
+    white_score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+    return white_score if a_is_white else 1.0 - white_score
+
+
+def make_pgn(board, fen, white, black, result, termination, index, args):
+    game = chess.pgn.Game.from_board(board)
+    game.headers.update(
+        Event=args.event,
+        Site="scripts/match.py",
+        Date=datetime.date.today().strftime("%Y.%m.%d"),
+        Round=str(index + 1),
+        White=white,
+        Black=black,
+        Result=result,
+        TimeControl=time_control_tag(args),
+        Termination=termination,
+    )
+    if fen != chess.STARTING_FEN:
+        game.headers["FEN"], game.headers["SetUp"] = fen, "1"
+    return str(game)
+
+
+def time_control_tag(args):
+    if args.nodes:
+        return f"nodes={args.nodes}"
+    if args.movetime:
+        return f"movetime={args.movetime}"
+    base, inc = parse_tc(args.tc)
+    return f"{args.movestogo}/{base:g}" if args.movestogo else f"{base:g}+{inc:g}"
+
+
+class Tally:
+    """Wins/draws/losses from A's view, failures, and the SPRT state, shared by threads."""
+
+    def __init__(self, sprt):
+        self.wins = self.draws = self.losses = 0
+        self.failures = []
+        self.sprt = sprt
+        self.decision = None
+        self.lock = threading.Lock()
+
+    def add(self, game):
+        with self.lock:
+            score = game["a_score"]
+            if score == 1.0:
+                self.wins += 1
+            elif score == 0.0:
+                self.losses += 1
+            else:
+                self.draws += 1
+            if game["problem"]:
+                self.failures.append((game["index"], game["problem"]))
+            if self.sprt and not self.decision:
+                self.decision, _ = elo.sprt_state(self.wins, self.draws, self.losses, *self.sprt)
+
+    def summary(self):
+        est, low, high = elo.elo_interval(self.wins, self.draws, self.losses)
+        n = self.wins + self.draws + self.losses
+        text = (
+            f"{n} games: +{self.wins} ={self.draws} -{self.losses} (A's view), "
+            f"Elo {est:+.1f} [{low:+.1f}, {high:+.1f}] (95 %)"
+        )
+        if self.sprt:
+            llr = elo.sprt_llr(self.wins, self.draws, self.losses, self.sprt[0], self.sprt[1])
+            lower, upper = elo.sprt_bounds(self.sprt[2], self.sprt[3])
+            text += f", SPRT LLR {llr:.2f} [{lower:.2f}, {upper:.2f}]"
+            text += f" {self.decision or 'undecided'}"
+        return text
+
+
+def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "nnue"))
     parser.add_argument("--opponent", default=None, help="second engine (default: the same)")
+    parser.add_argument("--name-a", default=None)
+    parser.add_argument("--name-b", default=None)
+    parser.add_argument("--option", action="append", default=[], help="UCI option Name=Value for both")
+    parser.add_argument("--option-a", action="append", default=[], help="UCI option for engine A")
+    parser.add_argument("--option-b", action="append", default=[], help="UCI option for engine B")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--tc", default="1+0.1", help="base seconds + increment seconds")
     parser.add_argument("--movestogo", type=int, default=0, help="N moves per base period (0: sudden death)")
+    parser.add_argument("--movetime", type=float, default=0.0, help="fixed seconds per move instead of a clock")
+    parser.add_argument("--movetime-margin", type=float, default=0.5, help="latency allowed over --movetime")
+    parser.add_argument("--nodes", type=int, default=0, help="fixed nodes per move instead of a clock")
+    parser.add_argument("--book", default=DEFAULT_BOOK, help="EPD openings ('' for the start position)")
+    parser.add_argument("--book-seed", type=int, default=0, help="first opening of the book to use")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--max-plies", type=int, default=400)
-    parser.add_argument("--option", action="append", default=[], help="UCI option Name=Value")
+    parser.add_argument("--pgn", default=None, help="append the games to this PGN file")
+    parser.add_argument("--event", default="nnue match")
+    parser.add_argument("--sprt", default=None, help="elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05)")
     args = parser.parse_args()
-    if not os.path.exists(args.engine):
-        sys.exit(f"match.py: engine {args.engine} not found (cargo build --release)")
-    options = {}
-    for opt in args.option:
-        name, _, value = opt.partition("=")
-        options[name] = value
+    if args.games < 1 or args.concurrency < 1:
+        parser.error("--games and --concurrency must be at least 1")
+    return args
 
-    score = {"1-0": 0, "0-1": 0, "draw": 0}
-    failures = []
+
+def make_players(args):
+    for path in (args.engine, args.opponent):
+        if path and not os.path.exists(path):
+            sys.exit(f"match.py: error: engine {path} not found (cargo build --release)")
+    common = parse_options(args.option)
+    a = Player(args.engine, args.name_a or "A", {**common, **parse_options(args.option_a)})
+    b = Player(args.opponent or args.engine, args.name_b or "B", {**common, **parse_options(args.option_b)})
+    return a, b
+
+
+def parse_sprt(text):
+    if not text:
+        return None
+    try:
+        elo0, elo1, alpha, beta = (float(x) for x in text.split(","))
+    except ValueError:
+        sys.exit(f"match.py: error: --sprt '{text}' is not elo0,elo1,alpha,beta")
+    return elo0, elo1, alpha, beta
+
+
+def main():
+    args = parse_args()
+    players = make_players(args)
+    book = load_book(args.book)
+    tally = Tally(parse_sprt(args.sprt))
+    pgn_lock = threading.Lock()
     t0 = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
-        futures = [pool.submit(play_game, i, args, options) for i in range(args.games)]
-        for fut in concurrent.futures.as_completed(futures):
-            index, result, problem, plies = fut.result()
-            print(f"game {index + 1:3}: {result} after {plies} plies" + (f"  PROBLEM: {problem}" if problem else ""), flush=True)
-            if problem:
-                failures.append((index, problem))
-            elif result.startswith("1/2"):
-                score["draw"] += 1
-            else:
-                score[result] += 1
-    print(
-        f"{args.games} games at {args.tc} in {time.monotonic() - t0:.0f}s: "
-        f"white wins {score['1-0']}, black wins {score['0-1']}, draws {score['draw']}, "
-        f"failures {len(failures)}"
-    )
-    return 1 if failures else 0
+        pending = set()
+        next_index = 0
+        while next_index < args.games or pending:
+            while next_index < args.games and len(pending) < args.concurrency and not tally.decision:
+                pending.add(pool.submit(play_game, next_index, args, players, book))
+                next_index += 1
+            if not pending:
+                break
+            done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            for fut in done:
+                game = fut.result()
+                tally.add(game)
+                if args.pgn:
+                    with pgn_lock, open(args.pgn, "a") as out:
+                        out.write(game["pgn"] + "\n\n")
+                line = f"game {game['index'] + 1:4}: {game['result']:7} ({game['termination']}, {game['plies']} plies)"
+                if game["problem"]:
+                    line += f"  PROBLEM: {game['problem']}"
+                print(f"{line}   {tally.summary()}", flush=True)
+    print(f"{players[0].name} vs {players[1].name} at {time_control_tag(args)}, {time.monotonic() - t0:.0f}s")
+    print(f"final: {tally.summary()}, failures {len(tally.failures)}")
+    return 1 if tally.failures else 0
 
 
 if __name__ == "__main__":

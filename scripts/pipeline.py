@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""The whole NNUE loop with the toolkit's three programs, resumable step by step.
+
+    scripts/pipeline.py [--small] [--run-dir DIR] [--generations K] [--positions N]
+                        [--depth D] [--features HalfKP,All] [--epochs E] [--match-games G]
+
+Generation 0 labels self-play positions with the classical evaluation
+(`nnue-gen-sfen generate --use-nnue false`); every later generation k labels them with
+net k-1 (`--eval-file`). After each generation, one net per feature set is trained
+from scratch on all the data so far (`nnue-learn train`), its evaluations are checked
+against the training scores (Pearson correlation through the engine's `eval` command,
+on a held-out sample), and it plays a match against the classical evaluation at equal
+time (`scripts/match.py`, `EvalFile` vs `Use NNUE=false`).
+
+Every step writes `DIR/<step>.done` (JSON: command, parameters, seconds, results) when
+it finishes, and is skipped when that file exists, so an interrupted run continues
+where it stopped: generation resumes by appending the missing records with a fresh
+seed part, training with `--resume` from its checkpoint directory. `DIR/log.jsonl`
+records every command run. `--small` (a few thousand positions, minutes) is what the
+end-to-end check runs; exit status 0 means every step finished and every check held.
+"""
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RELEASE = os.path.join(ROOT, "target", "release")
+RECORD_BYTES = 40
+# Positions whose evaluations are compared with their training scores.
+CORRELATION_SAMPLE = 400
+# Scores this large are decided positions; the correlation looks at the rest.
+CORRELATION_SCORE_LIMIT = 2000
+# The trainer holds out the last 5 % of each file for validation (its default
+# --validation-fraction); the correlation sample comes from there.
+HELD_OUT_FRACTION = 0.05
+# What `nnue-learn train --checkpoint-dir D` writes; its presence means --resume.
+CHECKPOINT_FILE = "checkpoint.bin"
+
+
+def binary(name):
+    return os.path.join(RELEASE, name)
+
+
+class Run:
+    """The run directory: done markers, the command log, and command execution."""
+
+    def __init__(self, directory):
+        self.dir = directory
+        os.makedirs(directory, exist_ok=True)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def done(self, step):
+        marker = self.path(f"{step}.done")
+        if not os.path.exists(marker):
+            return None
+        with open(marker) as f:
+            return json.load(f)
+
+    def finish(self, step, started, **results):
+        record = {"step": step, "seconds": round(time.time() - started, 1), **results}
+        with open(self.path(f"{step}.done"), "w") as f:
+            json.dump(record, f, indent=1)
+        self.log({"finished": step, **record})
+        return record
+
+    def log(self, entry):
+        with open(self.path("log.jsonl"), "a") as f:
+            f.write(json.dumps({"time": time.strftime("%Y-%m-%dT%H:%M:%S"), **entry}) + "\n")
+
+    def execute(self, step, command, capture=False):
+        self.log({"step": step, "command": command})
+        print(f"[{step}] $ {' '.join(command)}", flush=True)
+        result = subprocess.run(command, cwd=ROOT, text=True, capture_output=capture)
+        if result.returncode != 0:
+            if capture:
+                sys.stderr.write(result.stdout + result.stderr)
+            sys.exit(f"pipeline.py: error: step {step} failed (exit {result.returncode}): {' '.join(command)}")
+        return result.stdout if capture else None
+
+
+def build(run, args):
+    if args.no_build:
+        return
+    run.execute("build", ["cargo", "build", "--release", "--bin", "nnue", "--bin", "nnue-gen-sfen", "--bin", "nnue-learn"])
+
+
+def generate(run, args, k, label_net):
+    step = f"gen{k}"
+    if run.done(step):
+        return run.path(f"{step}.bin")
+    started = time.time()
+    out = run.path(f"{step}.bin")
+    have = os.path.getsize(out) // RECORD_BYTES if os.path.exists(out) else 0
+    part = 0
+    while have < args.positions:
+        # A resumed generation continues with a new seed part, so it does not replay the
+        # games already written.
+        command = [
+            binary("nnue-gen-sfen"), "generate", "--quiet",
+            "--loop", str(args.positions - have),
+            "--depth", str(args.depth),
+            "--threads", str(args.threads),
+            "--seed", f"{args.seed}-gen{k}-part{have}",
+            "--output-file-name", out,
+        ]
+        command += ["--append"] if have else []
+        command += ["--eval-file", label_net] if label_net else ["--use-nnue", "false"]
+        run.execute(step, command)
+        have = os.path.getsize(out) // RECORD_BYTES
+        part += 1
+    run.finish(step, started, positions=have, labelled_by=label_net or "classical", depth=args.depth)
+    return out
+
+
+def train(run, args, k, feature_set, data):
+    step = f"train{k}-{feature_set}"
+    net = run.path(f"net{k}-{feature_set}.nnue")
+    if run.done(step):
+        return net
+    started = time.time()
+    checkpoints = run.path(f"ckpt{k}-{feature_set}")
+    command = [
+        binary("nnue-learn"), "train", "--train", *data,
+        "--feature-set", feature_set,
+        "--epochs", str(args.epochs),
+        "--epoch-size", str(args.epoch_size),
+        "--batch-size", str(args.batch_size),
+        "--lr", str(args.lr),
+        "--lambda", str(args.train_lambda),
+        "--threads", str(args.threads),
+        "--seed", str(args.seed_number),
+        "--output-net", net,
+        "--checkpoint-dir", checkpoints,
+        "--no-progress",
+    ]
+    command += ["--hidden", args.hidden_all, "--ft-size", str(args.ft_size_all)] if feature_set == "All" else []
+    command += ["--resume"] if os.path.exists(os.path.join(checkpoints, CHECKPOINT_FILE)) else []
+    run.execute(step, command)
+    run.finish(step, started, net=net, data=data, feature_set=feature_set, epochs=args.epochs)
+    return net
+
+
+def sample_positions(run, data, count):
+    """(fen, score) pairs from the held-out end of `data` (.bin), read through
+    `nnue-gen-sfen convert`."""
+    plain = run.path(os.path.basename(data) + ".plain")
+    if not os.path.exists(plain):
+        run.execute("sample", [binary("nnue-gen-sfen"), "convert", data, plain])
+    pairs, fen = [], None
+    with open(plain) as f:
+        for line in f:
+            key, _, value = line.strip().partition(" ")
+            if key == "fen":
+                fen = value
+            elif key == "score":
+                pairs.append((fen, int(value)))
+    held_out = pairs[int(len(pairs) * (1 - HELD_OUT_FRACTION)):]
+    step = max(1, len(held_out) // count)
+    return held_out[::step][:count]
+
+
+def engine_evals(net, fens):
+    """The engine's NNUE evaluation (internal units, side to move) of each FEN."""
+    commands = [f"setoption name EvalFile value {net}", "isready"]
+    for fen in fens:
+        commands += [f"position fen {fen}", "eval"]
+    commands.append("quit")
+    out = subprocess.run([binary("nnue")], input="\n".join(commands) + "\n", text=True, capture_output=True, check=True)
+    values = [int(line.split()[2]) for line in out.stdout.splitlines() if line.startswith("NNUE evaluation")]
+    if len(values) != len(fens):
+        sys.exit(f"pipeline.py: error: the engine evaluated {len(values)} of {len(fens)} positions with {net}")
+    return values
+
+
+def pearson(xs, ys):
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / math.sqrt(sxx * syy) if sxx and syy else 0.0
+
+
+def check(run, args, k, feature_set, net, data):
+    step = f"check{k}-{feature_set}"
+    if run.done(step):
+        return
+    started = time.time()
+    pairs = [(f, s) for f, s in sample_positions(run, data, CORRELATION_SAMPLE) if abs(s) < CORRELATION_SCORE_LIMIT]
+    evals = engine_evals(net, [f for f, _ in pairs])
+    r = pearson(evals, [s for _, s in pairs])
+    print(f"[{step}] correlation of {net}'s evaluations with the training scores: {r:.3f} over {len(pairs)} positions")
+    if r < args.min_correlation:
+        sys.exit(f"pipeline.py: error: correlation {r:.3f} is below {args.min_correlation}")
+    run.finish(step, started, correlation=round(r, 4), positions=len(pairs))
+
+
+def match(run, args, k, feature_set, net):
+    step = f"match{k}-{feature_set}"
+    if run.done(step) or args.match_games == 0:
+        return
+    started = time.time()
+    pgn = run.path(f"{step}.pgn")
+    if os.path.exists(pgn):
+        os.remove(pgn)  # a match restarts whole: its games are not resumable one by one
+    command = [
+        sys.executable, os.path.join(ROOT, "scripts", "match.py"),
+        "--engine", binary("nnue"),
+        "--name-a", f"net{k}-{feature_set}", "--name-b", "classical",
+        "--option-a", f"EvalFile={net}", "--option-b", "Use NNUE=false",
+        "--games", str(args.match_games),
+        "--concurrency", str(args.threads),
+        "--pgn", pgn,
+        "--event", f"pipeline {step}",
+    ]
+    command += ["--nodes", str(args.match_nodes)] if args.match_nodes else ["--tc", args.tc]
+    output = run.execute(step, command, capture=True)
+    final = [line for line in output.splitlines() if line.startswith("final:")]
+    print(output.splitlines()[-2] if len(output.splitlines()) > 1 else "", "\n" + (final[0] if final else ""))
+    run.finish(step, started, result=final[0] if final else output[-500:], pgn=pgn)
+
+
+SMALL = dict(positions=4000, depth=3, epochs=2, epoch_size=4000, batch_size=1024, match_games=2, match_nodes=2000, min_correlation=0.3)
+FULL = dict(positions=2_000_000, depth=6, epochs=40, epoch_size=1_000_000, batch_size=16384, match_games=400, match_nodes=0, min_correlation=0.6)
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--small", action="store_true", help="thousands of positions, minutes (the end-to-end check)")
+    parser.add_argument("--run-dir", default=None, help="default: runs/small or runs/main")
+    parser.add_argument("--generations", type=int, default=1)
+    parser.add_argument("--features", default="HalfKP,All", help="comma-separated feature sets to train")
+    parser.add_argument("--positions", type=int)
+    parser.add_argument("--depth", type=int)
+    parser.add_argument("--epochs", type=int)
+    parser.add_argument("--epoch-size", type=int)
+    parser.add_argument("--batch-size", type=int)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--train-lambda", type=float, default=1.0)
+    parser.add_argument("--ft-size-all", type=int, default=256, help="All's transformer width (thesis: 512)")
+    parser.add_argument("--hidden-all", default="", help="All's hidden layers ('' = none: 768->Nx2->1)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", default="pipeline")
+    parser.add_argument("--seed-number", type=int, default=1)
+    parser.add_argument("--match-games", type=int)
+    parser.add_argument("--match-nodes", type=int)
+    parser.add_argument("--tc", default="10+0.1")
+    parser.add_argument("--min-correlation", type=float)
+    parser.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
+    args = parser.parse_args()
+    for key, value in (SMALL if args.small else FULL).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    args.run_dir = args.run_dir or os.path.join(ROOT, "runs", "small" if args.small else "main")
+    return args
+
+
+def main():
+    args = parse_args()
+    run = Run(args.run_dir)
+    run.log({"start": vars(args)})
+    build(run, args)
+    data, label_net = [], None
+    for k in range(args.generations):
+        data.append(generate(run, args, k, label_net))
+        nets = {}
+        for feature_set in args.features.split(","):
+            nets[feature_set] = train(run, args, k, feature_set, data)
+            check(run, args, k, feature_set, nets[feature_set], data[-1])
+            match(run, args, k, feature_set, nets[feature_set])
+        label_net = nets[args.features.split(",")[0]]
+    print(f"pipeline: all steps done in {args.run_dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
