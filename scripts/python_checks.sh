@@ -3,7 +3,8 @@
 # do. They are kept out of `cargo test` so that the test suite needs nothing but the
 # Rust toolchain; CI (.ci/run) runs this script after the tests.
 #
-#   scripts/python_checks.sh            UCI conformance (scripts/uci_conformance.py)
+#   scripts/python_checks.sh            match statistics (scripts/test_elo.py) and UCI
+#                                       conformance (scripts/uci_conformance.py)
 #   scripts/python_checks.sh --match    and the 20-game self-play acceptance match
 #
 # python-chess is installed into a virtual environment under target/ the first time
@@ -39,6 +40,7 @@ fi
 cargo build --release --bin nnue
 engine=target/release/nnue
 
+"$python" scripts/test_elo.py
 "$python" scripts/uci_conformance.py "$engine"
 
 if $match; then
