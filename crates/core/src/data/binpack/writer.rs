@@ -71,6 +71,7 @@ pub struct BinpackWriter {
     path: PathBuf,
     last: Option<TrainingDataEntry>,
     chain_plies: u32,
+    max_chain_plies: u32,
     records: u64,
 }
 
@@ -112,6 +113,7 @@ impl BinpackWriter {
             path,
             last: None,
             chain_plies: 0,
+            max_chain_plies: MAX_CHAIN_PLIES,
             records: 0,
         })
     }
@@ -157,7 +159,7 @@ impl BinpackWriter {
         let entry = self.entry_of(value)?;
         let continues = self.last.is_some_and(|last| last.is_continuation(&entry));
         self.chain_plies = if continues { self.chain_plies + 1 } else { 0 };
-        if self.chain_plies > MAX_CHAIN_PLIES {
+        if self.chain_plies > self.max_chain_plies {
             self.restart()?;
             self.chain_plies = 0;
         }
@@ -226,4 +228,50 @@ fn encoder_error(path: &Path, e: sfbinpack::CompressedWriterError) -> DataError 
 fn check_whole_chunks(path: &Path) -> Result<(), DataError> {
     let reader = BinpackReader::open(path)?;
     reader.chunks().try_for_each(|chunk| chunk.map(|_| ()))
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Chess, Position};
+
+    use super::*;
+    use crate::packed::GameResult;
+
+    /// One game along the first legal move, `plies` records.
+    fn game(plies: u16) -> Vec<PackedSfenValue> {
+        let mut pos = Chess::default();
+        let mut out = Vec::new();
+        for ply in 0..plies {
+            let m = pos.legal_moves()[0];
+            let result = if ply % 2 == 0 {
+                GameResult::Win
+            } else {
+                GameResult::Loss
+            };
+            out.push(PackedSfenValue::new(&pos, ply as i16, &m, ply, result));
+            pos.play_unchecked(m);
+        }
+        out
+    }
+
+    #[test]
+    fn long_chains_are_cut_into_new_chunks() {
+        let path = std::env::temp_dir().join(format!("nnue-chain-{}.binpack", std::process::id()));
+        let records = game(40);
+        let mut writer = BinpackWriter::create(&path).expect("create");
+        writer.max_chain_plies = 8;
+        for r in &records {
+            writer.write(r).expect("write");
+        }
+        writer.finish().expect("finish");
+        let reader = BinpackReader::open(&path).expect("open");
+        // Chains start at records 0, 9, 18, 27 and 36, each in its own chunk.
+        assert_eq!(reader.chunks().count(), 5);
+        let back: Vec<_> = reader
+            .entries(RecordPolicy::default())
+            .map(|e| e.expect("valid").1)
+            .collect();
+        assert_eq!(back, records);
+        let _ = std::fs::remove_file(&path);
+    }
 }
