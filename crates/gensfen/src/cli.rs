@@ -17,12 +17,12 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Convert between .bin and .plain (formats chosen by extension), like
-    /// Stockfish's `convert`.
+    /// Convert between .bin, .binpack and .plain (formats chosen by
+    /// extension), like Stockfish's `convert`.
     Convert {
-        /// Input file (.bin or .plain).
+        /// Input file (.bin, .binpack or .plain).
         input: PathBuf,
-        /// Output file (.bin or .plain); replaced only when the conversion succeeds.
+        /// Output file (.bin, .binpack or .plain); replaced only when the conversion succeeds.
         output: PathBuf,
         /// Check every record fully (legal position and best move); stop at the first bad one.
         #[arg(long)]
@@ -36,7 +36,7 @@ pub enum Command {
     },
     /// Print counts, results, check and capture rates, duplicates, ply and score histograms.
     Stats {
-        /// Input files (.bin or .plain).
+        /// Input files (.bin, .binpack or .plain).
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },

@@ -11,9 +11,6 @@ pub enum CliError {
     /// Reading, validating or writing training data failed.
     #[error("{0}")]
     Data(#[from] DataError),
-    /// The file name does not end in `.bin` or `.plain`.
-    #[error("{0}: unsupported extension (expected .bin or .plain)")]
-    UnsupportedExtension(PathBuf),
     /// Input and output are the same file.
     #[error("{0}: input and output are the same file")]
     SameFile(PathBuf),

@@ -88,7 +88,7 @@ impl BinpackWriter {
     pub fn append(path: impl AsRef<Path>) -> Result<BinpackWriter, DataError> {
         let path = path.as_ref();
         if path.exists() {
-            check_whole_chunks(path)?;
+            Self::check_whole_chunks(path)?;
         }
         let file = OpenOptions::new()
             .create(true)
@@ -96,6 +96,13 @@ impl BinpackWriter {
             .open(path)
             .map_err(|e| DataError::io(path, e))?;
         Self::from_file(file, path)
+    }
+
+    /// Checks that the chunk headers of `path` tile it exactly, so that
+    /// chunks appended to it can be read (the chains are not decoded).
+    pub fn check_whole_chunks(path: impl AsRef<Path>) -> Result<(), DataError> {
+        let reader = BinpackReader::open(path)?;
+        reader.chunks().try_for_each(|chunk| chunk.map(|_| ()))
     }
 
     /// Writes to an open file (at its end); `path` names it in errors.
@@ -224,11 +231,6 @@ fn encoder_error(path: &Path, e: sfbinpack::CompressedWriterError) -> DataError 
     }
 }
 
-/// Refuses to append to a file that does not end on a chunk boundary.
-fn check_whole_chunks(path: &Path) -> Result<(), DataError> {
-    let reader = BinpackReader::open(path)?;
-    reader.chunks().try_for_each(|chunk| chunk.map(|_| ()))
-}
 
 #[cfg(test)]
 mod tests {
