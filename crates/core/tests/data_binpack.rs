@@ -10,9 +10,7 @@ use nnue_core::data::{
     BinpackReader, BinpackWriter, ChunkError, DataError, DataFormat, DataLocation, ReaderOptions,
     RecordError, RecordPolicy, StoreError, TrainingDataReader, TrainingDataWriter, Validation,
 };
-use nnue_core::packed::{
-    GameResult, MoveError, PackedSfen, PackedSfenValue, SfMove, PADDING_BYTE,
-};
+use nnue_core::packed::{GameResult, MoveError, PackedSfen, PackedSfenValue, SfMove, PADDING_BYTE};
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shakmaty::{Chess, Color, Position};
@@ -79,13 +77,14 @@ fn bin_to_binpack_gives_stockfish_bytes() {
     assert_eq!(std::fs::read(&out).expect("out"), expected);
 }
 
-
 /// Converts `input` to `output` through the by-extension interfaces.
 fn convert(input: &Path, output: &Path, validation: Validation) -> u64 {
     let reader = TrainingDataReader::open(input, ReaderOptions::default()).expect("open input");
     let mut writer = TrainingDataWriter::create(output).expect("create output");
     for record in reader.records(validation).expect("records") {
-        writer.write(&record.expect("valid record").raw).expect("write");
+        writer
+            .write(&record.expect("valid record").raw)
+            .expect("write");
     }
     writer.finish().expect("finish")
 }
@@ -104,7 +103,10 @@ fn binpack_to_plain_gives_stockfish_text() {
 fn plain_to_binpack_gives_stockfish_bytes() {
     let dir = TempDir::new("plain-to-binpack");
     let out = dir.path("out.binpack");
-    assert_eq!(convert(&data("sf_tools_sample.plain"), &out, Validation::Fast), 3000);
+    assert_eq!(
+        convert(&data("sf_tools_sample.plain"), &out, Validation::Fast),
+        3000
+    );
     let expected = std::fs::read(data("sf_tools_sample.binpack")).expect("binpack");
     assert!(std::fs::read(&out).expect("out") == expected);
 }
@@ -252,7 +254,9 @@ fn writer_refuses_what_binpack_cannot_hold() {
             ..
         }
     ));
-    let err = writer.write(&start_record(0, SfMove::NONE)).expect_err("none");
+    let err = writer
+        .write(&start_record(0, SfMove::NONE))
+        .expect_err("none");
     assert!(matches!(
         err,
         DataError::Unstorable {
@@ -260,7 +264,9 @@ fn writer_refuses_what_binpack_cannot_hold() {
             ..
         }
     ));
-    assert!(err.to_string().starts_with(&format!("{}: record 0: ", path.display())));
+    assert!(err
+        .to_string()
+        .starts_with(&format!("{}: record 0: ", path.display())));
     writer.write(&start_record(16383, e2e4)).expect("max ply");
     assert_eq!(writer.finish().expect("finish"), 1);
     assert_eq!(read_binpack(&path)[0].game_ply, 16383);
@@ -314,7 +320,10 @@ fn empty_file_has_no_records() {
 #[test]
 fn truncated_files_are_errors_naming_file_and_chunk() {
     let bytes = std::fs::read(data("sf_tools_sample.binpack")).expect("binpack");
-    for cut in (1..bytes.len()).step_by(97).chain([1, 7, 8, 9, bytes.len() - 1]) {
+    for cut in (1..bytes.len())
+        .step_by(97)
+        .chain([1, 7, 8, 9, bytes.len() - 1])
+    {
         let (chunk, offset, reason) = chunk_error(bytes[..cut].to_vec());
         assert_eq!((chunk, offset), (0, 0), "cut at {cut}");
         let expected = if cut < 8 {
@@ -380,5 +389,8 @@ fn bit_flips_never_panic() {
         }
     }
     assert!(bad_entry > 0 && corrupt_text > 0 && undetected > 0);
-    assert_eq!(bad_entry + corrupt_text + undetected, (bytes.len() - 8).div_ceil(7));
+    assert_eq!(
+        bad_entry + corrupt_text + undetected,
+        (bytes.len() - 8).div_ceil(7)
+    );
 }

@@ -40,9 +40,10 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Measure .bin decoding throughput (records/s), one thread and all threads.
+    /// Measure decoding throughput: .bin records/s (one thread and all
+    /// threads), or .binpack positions/s on one thread and bytes/position.
     BenchDecode {
-        /// A .bin file to decode; without it, records from random games are generated in memory.
+        /// A .bin or .binpack file to decode; without it, .bin records from random games are generated in memory.
         file: Option<PathBuf>,
         /// Number of records to generate when no file is given.
         #[arg(long, default_value_t = 1_000_000)]

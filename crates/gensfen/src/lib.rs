@@ -1,6 +1,7 @@
 //! `nnue-gen-sfen` as a library: the binary only parses arguments and prints.
 
 pub mod bench;
+pub mod bench_binpack;
 pub mod cli;
 pub mod convert;
 pub mod error;
@@ -38,6 +39,11 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
             ))
         }
         Command::Stats { files } => Ok(stats::stats(&files)?.to_string()),
+        Command::BenchDecode {
+            file: Some(file), ..
+        } if format::Format::from_path(&file)? == format::Format::Binpack => {
+            Ok(bench_binpack::bench_binpack(&file)?.to_string())
+        }
         Command::BenchDecode { file, records } => {
             Ok(bench::bench_decode(file.as_deref(), records)?.to_string())
         }

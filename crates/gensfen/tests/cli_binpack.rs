@@ -57,7 +57,10 @@ fn convert_reproduces_stockfish_files_in_every_direction() {
             )
         );
         let got = std::fs::read(&out_path).expect("output");
-        assert!(got == std::fs::read(sf(to)).expect("reference"), "{from} -> {to}");
+        assert!(
+            got == std::fs::read(sf(to)).expect("reference"),
+            "{from} -> {to}"
+        );
     }
 }
 
@@ -108,7 +111,10 @@ fn corrupt_move_text_is_an_error_not_a_crash() {
     let out = run(&["convert", p(&bad), p(&dir.join("out.plain"))]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    let prefix = format!("nnue-gen-sfen: error: {}: chunk 0 at byte 0: entry ", bad.display());
+    let prefix = format!(
+        "nnue-gen-sfen: error: {}: chunk 0 at byte 0: entry ",
+        bad.display()
+    );
     assert!(err.starts_with(&prefix), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert_eq!(listing(&dir), ["bad.binpack"]);

@@ -46,7 +46,10 @@ const ROLES: [(PieceType, Role); 6] = [
 pub fn decoded_from_position(pos: &Position) -> DecodedSfen {
     let mut by_role = ByRole::<Bitboard>::default();
     let mut by_color = ByColor::<Bitboard>::default();
-    for (bp_color, color) in [(BpColor::White, Color::White), (BpColor::Black, Color::Black)] {
+    for (bp_color, color) in [
+        (BpColor::White, Color::White),
+        (BpColor::Black, Color::Black),
+    ] {
         for (pt, role) in ROLES {
             let bb = Bitboard(pos.pieces_bb_color(bp_color, pt).bits());
             *by_role.get_mut(role) |= bb;

@@ -147,18 +147,18 @@ impl<'a> Chunks<'a> {
         };
         let (magic, size) = header.split_at(4);
         if magic != CHUNK_MAGIC {
-            return Err(ChunkError::BadMagic([magic[0], magic[1], magic[2], magic[3]]));
+            return Err(ChunkError::BadMagic([
+                magic[0], magic[1], magic[2], magic[3],
+            ]));
         }
         let size = u32::from_le_bytes([size[0], size[1], size[2], size[3]]);
         if size > MAX_CHUNK_SIZE {
             return Err(ChunkError::TooLarge(size));
         }
-        let data = payload
-            .get(..size as usize)
-            .ok_or(ChunkError::Truncated {
-                size: u64::from(size),
-                available: payload.len() as u64,
-            })?;
+        let data = payload.get(..size as usize).ok_or(ChunkError::Truncated {
+            size: u64::from(size),
+            available: payload.len() as u64,
+        })?;
         Ok(Chunk {
             index: self.index,
             offset: self.pos as u64,

@@ -193,7 +193,9 @@ impl BinpackWriter {
     fn take_sink(&mut self) -> Result<Sink, DataError> {
         let mut encoder = self.encoder.take().ok_or_else(|| closed(&self.path))?;
         encoder.flush_and_end();
-        encoder.into_inner().map_err(|e| DataError::io(&self.path, e))
+        encoder
+            .into_inner()
+            .map_err(|e| DataError::io(&self.path, e))
     }
 
     fn check_io(&self) -> Result<(), DataError> {
@@ -230,7 +232,6 @@ fn encoder_error(path: &Path, e: sfbinpack::CompressedWriterError) -> DataError 
         other => DataError::io(path, io::Error::other(other.to_string())),
     }
 }
-
 
 #[cfg(test)]
 mod tests {
