@@ -18,7 +18,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Convert between .bin, .binpack and .plain (formats chosen by
-    /// extension), like Stockfish's `convert`.
+    /// extension), byte-compatible with Stockfish's `convert`: .bin output
+    /// stores the padding byte as 255, and .binpack stores no fullmove
+    /// number (readers derive it from the ply).
     Convert {
         /// Input file (.bin, .binpack or .plain).
         input: PathBuf,

@@ -67,8 +67,8 @@ impl PlainFileWriter {
 pub enum TrainingDataWriter {
     /// `.bin` output.
     Bin(BinWriter),
-    /// `.binpack` output.
-    Binpack(BinpackWriter),
+    /// `.binpack` output (boxed: the encoder keeps two positions inline).
+    Binpack(Box<BinpackWriter>),
     /// `.plain` output.
     Plain(PlainFileWriter),
 }
@@ -88,7 +88,9 @@ impl TrainingDataWriter {
         let path = path.as_ref();
         Ok(match DataFormat::from_path(path)? {
             DataFormat::Bin => TrainingDataWriter::Bin(BinWriter::append(path)?),
-            DataFormat::Binpack => TrainingDataWriter::Binpack(BinpackWriter::append(path)?),
+            DataFormat::Binpack => {
+                TrainingDataWriter::Binpack(Box::new(BinpackWriter::append(path)?))
+            }
             DataFormat::Plain => {
                 let file = OpenOptions::new()
                     .create(true)
@@ -111,7 +113,7 @@ impl TrainingDataWriter {
         Ok(match format {
             DataFormat::Bin => TrainingDataWriter::Bin(BinWriter::from_file(file, path)?),
             DataFormat::Binpack => {
-                TrainingDataWriter::Binpack(BinpackWriter::from_file(file, path)?)
+                TrainingDataWriter::Binpack(Box::new(BinpackWriter::from_file(file, path)?))
             }
             DataFormat::Plain => TrainingDataWriter::Plain(PlainFileWriter::new(file, path)),
         })
