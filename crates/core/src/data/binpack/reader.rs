@@ -221,17 +221,16 @@ impl Entries<'_> {
         };
         cur.entry += 1;
         let (decoder, data) = (&mut cur.decoder, cur.chunk.data);
-        let reason = match contain(|| decoder.next(data)) {
-            Ok(entry) => {
-                let raw = packed_from_entry(&entry);
-                match decode_fast(&raw, self.policy) {
-                    Ok(record) => return Some(Ok((location, raw, record))),
-                    Err(reason) => ChunkError::BadEntry {
-                        entry: location.entry,
-                        reason,
-                    },
-                }
-            }
+        // The conversion runs contained too: on corrupt chains the crate's
+        // position can hold counters that overflow its own accessors.
+        let reason = match contain(|| packed_from_entry(&decoder.next(data))) {
+            Ok(raw) => match decode_fast(&raw, self.policy) {
+                Ok(record) => return Some(Ok((location, raw, record))),
+                Err(reason) => ChunkError::BadEntry {
+                    entry: location.entry,
+                    reason,
+                },
+            },
             Err(detail) => ChunkError::CorruptMoveText {
                 entry: location.entry,
                 detail,
