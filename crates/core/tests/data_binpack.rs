@@ -394,3 +394,28 @@ fn bit_flips_never_panic() {
         (bytes.len() - 8).div_ceil(7)
     );
 }
+
+/// The learner sees the same records whichever of Stockfish's files it
+/// reads, so training on either gives the same weights.
+#[test]
+fn binpack_and_bin_give_the_same_training_records() {
+    let read = |ext: &str| -> Vec<_> {
+        let reader = TrainingDataReader::open(
+            data(&format!("sf_tools_sample.{ext}")),
+            ReaderOptions::default(),
+        )
+        .expect("open");
+        reader
+            .records(Validation::Full)
+            .expect("records")
+            .map(|r| {
+                let r = r.expect("valid");
+                (r.raw, r.record)
+            })
+            .collect()
+    };
+    let packed = read("binpack");
+    assert_eq!(packed.len(), 3000);
+    assert_eq!(packed, read("bin"));
+    assert_eq!(packed, read("plain"));
+}
