@@ -205,7 +205,6 @@ impl PackedSfen {
     }
 }
 
-/// Stockfish piece type minus one (the 3-bit value in the Huffman code).
 /// Writes the Huffman-coded board: squares a8..h8, a7..h7, …, a1..h1 with
 /// the two king squares skipped, an empty square as one 0 bit, a man as 4
 /// code bits and a colour bit. A third king cannot be expressed and is
@@ -250,6 +249,7 @@ fn write_board(w: &mut BitWriter, board: &Board, wk: Square, bk: Square) {
     w.set_cursor(start + coded_squares + 4 * written);
 }
 
+/// Stockfish piece type minus one (the 3-bit value in the Huffman code).
 const fn piece_type_value(role: Role) -> u32 {
     match role {
         Role::Pawn => 0,
