@@ -44,6 +44,9 @@ fn convert_reproduces_stockfish_files_in_every_direction() {
         ("bin", "binpack"),
         ("binpack", "plain"),
         ("plain", "binpack"),
+        ("binpack", "binpack"),
+        ("bin", "plain"),
+        ("plain", "bin"),
     ] {
         let out_path = dir.join(format!("{from}-to.{to}"));
         let out = run(&["convert", p(&sf(from)), p(&out_path)]);

@@ -17,6 +17,11 @@ use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Once;
 
+// With `panic = "abort"` a corrupt file would kill the process instead of
+// giving an error; refuse to build that way.
+#[cfg(panic = "abort")]
+compile_error!("nnue-core's .binpack reader needs panic = \"unwind\" to contain decoder panics");
+
 thread_local! {
     static CONTAINED: Cell<bool> = const { Cell::new(false) };
 }
