@@ -419,3 +419,13 @@ fn binpack_and_bin_give_the_same_training_records() {
     assert_eq!(packed, read("bin"));
     assert_eq!(packed, read("plain"));
 }
+
+/// Generator threads share one writer behind a mutex.
+#[test]
+fn writers_and_readers_can_move_between_threads() {
+    fn send<T: Send>() {}
+    send::<TrainingDataWriter>();
+    send::<BinpackWriter>();
+    send::<TrainingDataReader>();
+    send::<BinpackReader>();
+}

@@ -137,7 +137,10 @@ impl TrainingDataWriter {
         }
     }
 
-    /// Appends one game's records in order (they chain in `.binpack`).
+    /// Appends one game's records in order, so that they chain in
+    /// `.binpack`. Generator threads sharing a writer (it is `Send`; put it
+    /// behind a `Mutex`) should hand over whole games this way, under one
+    /// lock, so that games never interleave.
     pub fn write_all(&mut self, values: &[PackedSfenValue]) -> Result<(), DataError> {
         values.iter().try_for_each(|v| self.write(v))
     }
