@@ -18,12 +18,14 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Convert between .bin and .plain (formats chosen by extension), like
-    /// Stockfish's `convert`.
+    /// Convert between .bin, .binpack and .plain (formats chosen by
+    /// extension), byte-compatible with Stockfish's `convert`: .bin output
+    /// stores the padding byte as 255, and .binpack stores no fullmove
+    /// number (readers derive it from the ply).
     Convert {
-        /// Input file (.bin or .plain).
+        /// Input file (.bin, .binpack or .plain).
         input: PathBuf,
-        /// Output file (.bin or .plain); replaced only when the conversion succeeds.
+        /// Output file (.bin, .binpack or .plain); replaced only when the conversion succeeds.
         output: PathBuf,
         /// Check every record fully (legal position and best move), not only its structure.
         #[arg(long)]
@@ -41,16 +43,17 @@ pub enum Command {
     /// Print counts, results, check and capture rates, duplicates, ply and score histograms.
     /// Fails on the first invalid record unless --skip-invalid.
     Stats {
-        /// Input files (.bin or .plain).
+        /// Input files (.bin, .binpack or .plain).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Skip and count invalid records instead of stopping at the first one.
         #[arg(long)]
         skip_invalid: bool,
     },
-    /// Measure .bin decoding throughput (records/s), one thread and all threads.
+    /// Measure decoding throughput: .bin records/s (one thread and all
+    /// threads), or .binpack positions/s on one thread and bytes/position.
     BenchDecode {
-        /// A .bin file to decode; without it, records from random games are generated in memory.
+        /// A .bin or .binpack file to decode; without it, .bin records from random games are generated in memory.
         file: Option<PathBuf>,
         /// Number of records to generate when no file is given.
         #[arg(long, default_value_t = 1_000_000)]

@@ -1,10 +1,10 @@
 //! `nnue-gen-sfen convert IN OUT [--validate] [--append]`.
 
-use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use nnue_core::data::{
-    AtomicOutput, BinWriter, DataError, PlainWriter, ReaderOptions, RecordPolicy, Validation,
+    AtomicOutput, BinpackWriter, DataError, ReaderOptions, RecordPolicy, TrainingDataWriter,
+    Validation,
 };
 use nnue_core::packed::PADDING_BYTE;
 
@@ -41,8 +41,13 @@ pub struct Converted {
 ///
 /// The output is written to a temporary file renamed into place only after
 /// the last record, so on any error the destination is left as it was (no
-/// half-written file). `.bin` output gets padding 0xFF like Stockfish's
-/// binpack-based `convert`; `.plain` output is byte-identical to it.
+/// half-written file). Any of `.bin`, `.binpack` and `.plain` converts to
+/// any other. Every record gets padding 0xFF, as Stockfish's `convert`
+/// writes it (its generator writes 0; readers ignore the byte), so
+/// `.binpack -> .bin` and `.bin -> .binpack` reproduce the tools' bytes;
+/// `.plain` output is byte-identical to theirs. `.binpack` output needs
+/// legal records (validated in full) and chains consecutive positions of a
+/// game; it stores no fullmove number (readers derive it from the ply).
 pub fn convert(
     input: &Path,
     output: &Path,
@@ -66,38 +71,22 @@ pub fn convert(
     } else {
         Validation::Fast
     };
-    let (guard, file) = AtomicOutput::create(output, options.append)?;
-    let io_err = |e| DataError::Io {
-        file: output.to_path_buf(),
-        source: e,
-    };
-    let mut count = 0u64;
-    let skipped;
-    match out_format {
-        Format::Bin => {
-            let mut writer = BinWriter::from_file(file, guard.temp_path())?;
-            skipped = for_each_record(input, reader_options, validation, |raw, _| {
-                let mut rec = *raw;
-                rec.padding = PADDING_BYTE;
-                writer.write(&rec)?;
-                count += 1;
-                Ok(())
-            })?;
-            writer.finish()?;
-        }
-        Format::Plain => {
-            let mut writer = PlainWriter::new(BufWriter::with_capacity(1 << 16, file));
-            skipped = for_each_record(input, reader_options, validation, |_, rec| {
-                writer.write(rec).map_err(io_err)?;
-                count += 1;
-                Ok(())
-            })?;
-            let mut inner = writer.into_inner();
-            inner.flush().map_err(io_err)?;
-            let file = inner.into_inner().map_err(|e| io_err(e.into_error()))?;
-            file.sync_all().map_err(io_err)?;
-        }
+    if options.append && out_format == Format::Binpack && output.exists() {
+        // Appending after a cut-off chunk would hide the new data behind it.
+        BinpackWriter::check_whole_chunks(output)?;
     }
+    let (guard, file) = AtomicOutput::create(output, options.append)?;
+    // Errors name the destination the user gave, not the temporary file.
+    let mut writer = TrainingDataWriter::from_file(file, output, out_format)?;
+    let mut count = 0u64;
+    let skipped = for_each_record(input, reader_options, validation, |raw, _| {
+        let mut rec = *raw;
+        rec.padding = PADDING_BYTE;
+        writer.write(&rec)?;
+        count += 1;
+        Ok(())
+    })?;
+    writer.finish()?;
     if count == 0 {
         return Err(DataError::no_records(&[input], skipped).into());
     }

@@ -11,9 +11,6 @@ pub enum CliError {
     /// Reading, validating or writing training data failed.
     #[error("{0}")]
     Data(#[from] DataError),
-    /// The file name does not end in `.bin` or `.plain`.
-    #[error("{0}: unsupported extension (expected .bin or .plain)")]
-    UnsupportedExtension(PathBuf),
     /// Input and output are the same file.
     #[error("{0}: input and output are the same file")]
     SameFile(PathBuf),
@@ -26,9 +23,9 @@ impl CliError {
     /// The process exit status for this error: 2 for a usage error, 1 otherwise.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::UnsupportedExtension(_) | CliError::SameFile(_) | CliError::Usage(_) => {
-                EXIT_USAGE
-            }
+            CliError::Data(DataError::UnsupportedExtension(_))
+            | CliError::SameFile(_)
+            | CliError::Usage(_) => EXIT_USAGE,
             _ => EXIT_FAILURE,
         }
     }

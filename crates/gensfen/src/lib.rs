@@ -1,6 +1,7 @@
 //! `nnue-gen-sfen` as a library: the binary only parses arguments and prints.
 
 pub mod bench;
+pub mod bench_binpack;
 pub mod cli;
 pub mod convert;
 pub mod error;
@@ -45,6 +46,11 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
             files,
             skip_invalid,
         } => Ok(stats::stats(&files, skip_invalid)?.to_string()),
+        Command::BenchDecode {
+            file: Some(file), ..
+        } if format::Format::from_path(&file)? == format::Format::Binpack => {
+            Ok(bench_binpack::bench_binpack(&file)?.to_string())
+        }
         Command::BenchDecode { file, records } => {
             Ok(bench::bench_decode(file.as_deref(), records)?.to_string())
         }

@@ -74,6 +74,42 @@ impl PlainError {
     }
 }
 
+/// What is wrong with one `.binpack` chunk (see [`DataError::BadChunk`]).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ChunkError {
+    /// Fewer than the 8 header bytes are left at the end of the file.
+    #[error("chunk header cut off ({0} of 8 bytes present)")]
+    TruncatedHeader(u64),
+    /// The header does not start with `BINP`.
+    #[error("bad magic {0:02x?} (expected \"BINP\")")]
+    BadMagic([u8; 4]),
+    /// The header announces more than Stockfish's 100 MiB chunk limit.
+    #[error("chunk size {0} exceeds the 100 MiB limit")]
+    TooLarge(u32),
+    /// The file ends inside the chunk.
+    #[error("truncated file: the header announces {size} bytes but only {available} remain")]
+    Truncated { size: u64, available: u64 },
+    /// The move text cannot be decoded (the decoder failed; its message
+    /// is kept for bug reports). `entry` counts entries within the chunk.
+    #[error("entry {entry}: corrupt move data ({detail})")]
+    CorruptMoveText { entry: u64, detail: String },
+    /// A decoded entry is not a valid training record.
+    #[error("entry {entry}: {reason}")]
+    BadEntry { entry: u64, reason: RecordError },
+}
+
+/// Why a record cannot be stored in a `.binpack` file.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum StoreError {
+    /// The stem holds the game ply in 14 bits.
+    #[error("game ply {0} does not fit the 14-bit binpack field (max 16383)")]
+    PlyTooLarge(u16),
+    /// Chains are built by playing the best move, so it must be a real,
+    /// legal move.
+    #[error("{0}")]
+    Record(#[from] RecordError),
+}
+
 /// Any failure while reading or writing training data.
 #[derive(Debug, Error)]
 pub enum DataError {
@@ -114,6 +150,26 @@ pub enum DataError {
     /// statistics or training on nothing would hide a wrong path or file.
     #[error("no records read from {files} ({skipped} invalid skipped)")]
     NoRecords { files: String, skipped: u64 },
+    /// A `.binpack` chunk that is cut off or corrupt. `chunk` counts from 0
+    /// and `offset` is the byte offset of its header in the file.
+    #[error("{file}: chunk {chunk} at byte {offset}: {reason}")]
+    BadChunk {
+        file: PathBuf,
+        chunk: u64,
+        offset: u64,
+        reason: ChunkError,
+    },
+    /// A record that the `.binpack` writer cannot store (`index` counts
+    /// records written from 0).
+    #[error("{file}: record {index}: cannot be written to .binpack: {reason}")]
+    Unstorable {
+        file: PathBuf,
+        index: u64,
+        reason: StoreError,
+    },
+    /// A file name whose extension names no training-data format.
+    #[error("{0}: unsupported extension (expected .bin, .binpack or .plain)")]
+    UnsupportedExtension(PathBuf),
     /// Random access past the end of the data set.
     #[error("record {index} out of range ({len} records)")]
     OutOfRange { index: u64, len: u64 },

@@ -1,24 +1,37 @@
 //! Training data files: the `.bin` format (a plain concatenation of 40-byte
-//! [`crate::packed::PackedSfenValue`] records, no header) and the `.plain`
-//! text format.
+//! [`crate::packed::PackedSfenValue`] records, no header), Stockfish's
+//! compressed `.binpack` and the `.plain` text format.
+//!
+//! [`TrainingDataReader`] and [`TrainingDataWriter`] open any of the three
+//! by file extension ([`DataFormat`]); the format-specific readers and
+//! writers stay available for callers that need more (random access into
+//! `.bin`, raw chunks of `.binpack`).
 //!
 //! Every reader validates and reports errors that name the file and the
-//! record index (or line), and no reader panics on any input.
+//! record index, chunk and entry, or line, and no reader panics on any input.
 
 mod atomic;
+pub mod binpack;
 mod error;
+mod format;
 mod open;
 mod plain;
 mod reader;
 mod record;
+mod training_reader;
+mod training_writer;
 mod writer;
 
 pub use atomic::AtomicOutput;
-pub use error::{DataError, PlainError, RecordError};
+pub use binpack::{BinpackReader, BinpackWriter};
+pub use error::{ChunkError, DataError, PlainError, RecordError, StoreError};
+pub use format::DataFormat;
 pub use open::open_data_file;
 pub use plain::{PlainEntry, PlainKey, PlainReader, PlainWriter};
 pub use reader::{BinReader, ReaderOptions, RecordLocation, Records};
 pub use record::{
     decode_fast, decode_full, RecordPolicy, TrainingRecord, ValidatedRecord, Validation,
 };
+pub use training_reader::{DataLocation, DataRecord, DataRecords, TrainingDataReader};
+pub use training_writer::{PlainFileWriter, TrainingDataWriter};
 pub use writer::BinWriter;

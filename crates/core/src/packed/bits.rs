@@ -43,9 +43,14 @@ impl BitWriter {
     }
 
     /// Number of bits written so far.
-    #[cfg(test)]
     pub(crate) fn cursor(&self) -> u32 {
         self.cursor
+    }
+
+    /// Moves the cursor; bits passed over keep their value (0 unless
+    /// written), which is how runs of empty squares are "written".
+    pub(crate) fn set_cursor(&mut self, cursor: u32) {
+        self.cursor = cursor;
     }
 
     pub(crate) fn into_bytes(self) -> [u8; 32] {

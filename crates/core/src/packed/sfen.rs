@@ -37,26 +37,7 @@ impl PackedSfen {
         w.write(u32::from(sfen.turn == Color::Black), 1);
         w.write(u32::from(wk), 6);
         w.write(u32::from(bk), 6);
-        for rank in (0..8u32).rev() {
-            for file in 0..8u32 {
-                let sq = Square::new(rank * 8 + file);
-                if sq == wk || sq == bk {
-                    continue;
-                }
-                match sfen.board.piece_at(sq) {
-                    // A third king cannot be expressed; it is written as empty.
-                    None
-                    | Some(shakmaty::Piece {
-                        role: Role::King, ..
-                    }) => w.write(0, 1),
-                    Some(piece) => {
-                        let value = piece_type_value(piece.role);
-                        w.write(1 | (value << 1), 4);
-                        w.write(u32::from(piece.color == Color::Black), 1);
-                    }
-                }
-            }
-        }
+        write_board(&mut w, &sfen.board, wk, bk);
         w.write(u32::from(sfen.castling.bits()), 4);
         match sfen.ep_square {
             Some(ep) => {
@@ -226,6 +207,50 @@ impl PackedSfen {
     pub const fn as_bytes(&self) -> &[u8; PACKED_SFEN_SIZE] {
         &self.0
     }
+}
+
+/// Writes the Huffman-coded board: squares a8..h8, a7..h7, …, a1..h1 with
+/// the two king squares skipped, an empty square as one 0 bit, a man as 4
+/// code bits and a colour bit. A third king cannot be expressed and is
+/// written as empty.
+///
+/// The traversal index of square `sq` is `sq ^ 56`, so the byte-swapped
+/// bitboards list the men in traversal order; empty squares are zero bits
+/// the zeroed buffer already holds, so only the men are written, each at
+/// `start + coded squares before it + 4 × men before it`.
+fn write_board(w: &mut BitWriter, board: &Board, wk: Square, bk: Square) {
+    let start = w.cursor();
+    let (ka, kb) = (u32::from(wk) ^ 56, u32::from(bk) ^ 56);
+    let kept = !((1u64 << u32::from(wk)) | (1u64 << u32::from(bk)));
+    // 5-bit code (4 code bits, colour bit) of every man, by traversal index.
+    let mut codes = [0u8; 64];
+    let black = board.black().0;
+    let mut men = 0u64;
+    for role in [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+    ] {
+        let bb = board.by_role(role).0 & kept;
+        men |= bb;
+        for sq in Bitboard(bb) {
+            let sq = u32::from(sq);
+            let color = (black >> sq) as u32 & 1;
+            codes[(sq ^ 56) as usize] = (1 | (piece_type_value(role) << 1) | (color << 4)) as u8;
+        }
+    }
+    let skipped_before = |t: u32| u32::from(ka < t) + u32::from(kb < t && kb != ka);
+    let mut written = 0u32;
+    for t in Bitboard(men.swap_bytes()) {
+        let t = u32::from(t);
+        w.set_cursor(start + t - skipped_before(t) + 4 * written);
+        w.write(u32::from(codes[t as usize]), 5);
+        written += 1;
+    }
+    let coded_squares = 64 - skipped_before(64);
+    w.set_cursor(start + coded_squares + 4 * written);
 }
 
 /// Stockfish piece type minus one (the 3-bit value in the Huffman code).
