@@ -3,6 +3,7 @@
 //! [`Limits`] and [`SearchControl`], and the values it reports.
 
 pub mod captures;
+pub mod error;
 pub mod history;
 pub mod limits;
 pub mod movepick;
@@ -13,7 +14,9 @@ pub mod time;
 pub mod tt;
 pub mod worker;
 
+pub use error::HashError;
 pub use limits::{Limits, SearchControl};
 pub use score::{Bound, Score};
-pub use searcher::{Info, SearchResult, Searcher};
+pub use searcher::{Info, PvLine, SearchContext, SearchResult, Searcher, SEARCH_STACK_BYTES};
+pub use tt::TranspositionTable;
 pub use worker::key;

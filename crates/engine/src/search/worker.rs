@@ -5,6 +5,7 @@
 //! stop flag.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::LazyLock;
 use std::time::Instant;
 
 use shakmaty::zobrist::Zobrist64;
@@ -80,8 +81,13 @@ const LMR_TABLE_SIZE: usize = 64;
 /// Quiescence plies after which only recaptures are searched.
 const RECAPTURES_FROM: u32 = 4;
 
+type LmrTable = [[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
+
+/// Built once per process, on first use (not per search).
+static LMR: LazyLock<LmrTable> = LazyLock::new(lmr_table);
+
 /// Late-move reduction in plies by depth and move number: log-log, as is usual.
-fn lmr_table() -> [[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE] {
+fn lmr_table() -> LmrTable {
     let mut t = [[0u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, cell) in row.iter_mut().enumerate().skip(1) {
@@ -104,7 +110,7 @@ pub struct Worker<'a, 'b> {
     root_depth: i32,
     /// Whether iteration 1 finished (time limits are not applied before it did).
     pub completed_depth: i32,
-    lmr: [[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE],
+    lmr: &'static LmrTable,
     stopped: bool,
 }
 
@@ -130,7 +136,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             keys,
             root_depth: 0,
             completed_depth: 0,
-            lmr: lmr_table(),
+            lmr: &LMR,
             stopped: false,
         }
     }
@@ -344,6 +350,11 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
         }
         best
+    }
+
+    /// Quiescence search of the root position with a full window.
+    pub(crate) fn qsearch_root(&mut self, pos: &Chess) -> i32 {
+        self.qsearch(pos, -INFINITE, INFINITE, 0, 0, None)
     }
 
     /// Principal variation search of a non-root node.
