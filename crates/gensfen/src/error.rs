@@ -20,4 +20,7 @@ pub enum CliError {
     /// A subcommand argument is unusable.
     #[error("{0}")]
     Usage(String),
+    /// `generate` or `shuffle` failed.
+    #[error("{0}")]
+    Generate(#[from] crate::generate::error::GenerateError),
 }

@@ -1,0 +1,188 @@
+//! Where generated records go: a small [`RecordSink`] trait with `.bin` and `.plain`
+//! implementations chosen by extension (a `.binpack` sink plugs in the same way),
+//! and `--save-every` rotation over any of them.
+
+use std::fs::{File, OpenOptions};
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use nnue_core::data::{decode_fast, BinWriter, PlainWriter, RecordPolicy};
+use nnue_core::packed::PackedSfenValue;
+
+use crate::format::Format;
+use crate::generate::error::GenerateError;
+use crate::generate::options::OutputMode;
+
+/// A destination for finished records. Implementations write whole records only
+/// and make everything durable in [`RecordSink::finish`].
+pub trait RecordSink: Send {
+    /// Writes `records` (one game's, or part of one at the end of a run).
+    fn write_batch(&mut self, records: &[PackedSfenValue]) -> Result<(), GenerateError>;
+    /// Flushes everything to disk.
+    fn finish(self: Box<Self>) -> Result<(), GenerateError>;
+}
+
+/// `.bin`: Stockfish's 40-byte records.
+struct BinSink(BinWriter);
+
+impl RecordSink for BinSink {
+    fn write_batch(&mut self, records: &[PackedSfenValue]) -> Result<(), GenerateError> {
+        Ok(self.0.write_all(records)?)
+    }
+
+    fn finish(self: Box<Self>) -> Result<(), GenerateError> {
+        self.0.finish()?;
+        Ok(())
+    }
+}
+
+/// `.plain`: the text format of Stockfish's `convert`.
+struct PlainSink {
+    out: PlainWriter<BufWriter<File>>,
+    path: PathBuf,
+}
+
+impl RecordSink for PlainSink {
+    fn write_batch(&mut self, records: &[PackedSfenValue]) -> Result<(), GenerateError> {
+        for raw in records {
+            // Records made by the generator always decode; a failure is a bug.
+            let record = decode_fast(raw, RecordPolicy::default())
+                .map_err(|e| GenerateError::InvalidOption(format!("internal: bad record: {e}")))?;
+            self.out.write(&record).map_err(|e| self.io(e))?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<(), GenerateError> {
+        self.out.flush().map_err(|e| self.io(e))?;
+        let file = self
+            .out
+            .into_inner()
+            .into_inner()
+            .map_err(|e| GenerateError::Write {
+                file: self.path.clone(),
+                source: e.into_error(),
+            })?;
+        file.sync_all().map_err(|source| GenerateError::Write {
+            file: self.path.clone(),
+            source,
+        })
+    }
+}
+
+impl PlainSink {
+    fn io(&self, source: std::io::Error) -> GenerateError {
+        GenerateError::Write {
+            file: self.path.clone(),
+            source,
+        }
+    }
+}
+
+/// Checks that `path` may be written under `mode` without touching it: an
+/// existing file needs `--append` or `--force`.
+pub fn check_output(path: &Path, mode: OutputMode) -> Result<(), GenerateError> {
+    if mode == OutputMode::New && path.exists() {
+        return Err(GenerateError::OutputExists(path.to_path_buf()));
+    }
+    Format::from_path(path).map_err(|e| GenerateError::InvalidOption(e.to_string()))?;
+    Ok(())
+}
+
+/// Opens the sink for `path` (format by extension) under `mode`.
+pub fn open_sink(path: &Path, mode: OutputMode) -> Result<Box<dyn RecordSink>, GenerateError> {
+    check_output(path, mode)?;
+    let format =
+        Format::from_path(path).map_err(|e| GenerateError::InvalidOption(e.to_string()))?;
+    let append = mode == OutputMode::Append;
+    match format {
+        Format::Bin => {
+            let writer = if append {
+                BinWriter::append(path)?
+            } else {
+                BinWriter::create(path)?
+            };
+            Ok(Box::new(BinSink(writer)))
+        }
+        Format::Plain => {
+            let file = OpenOptions::new()
+                .create(true)
+                .write(true)
+                .append(append)
+                .truncate(!append)
+                .open(path)
+                .map_err(|source| GenerateError::Write {
+                    file: path.to_path_buf(),
+                    source,
+                })?;
+            Ok(Box::new(PlainSink {
+                out: PlainWriter::new(BufWriter::with_capacity(1 << 20, file)),
+                path: path.to_path_buf(),
+            }))
+        }
+    }
+}
+
+/// `--save-every N`: `<stem>_0.<ext>`, `<stem>_1.<ext>`, ... of N records each.
+pub struct RotatingSink {
+    base: PathBuf,
+    mode: OutputMode,
+    every: u64,
+    part: u64,
+    in_part: u64,
+    current: Option<Box<dyn RecordSink>>,
+}
+
+impl RotatingSink {
+    /// Opens part 0 (so that an unwritable destination fails at once).
+    pub fn open(base: &Path, mode: OutputMode, every: u64) -> Result<RotatingSink, GenerateError> {
+        let current = open_sink(&part_path(base, 0), mode)?;
+        Ok(RotatingSink {
+            base: base.to_path_buf(),
+            mode,
+            every,
+            part: 0,
+            in_part: 0,
+            current: Some(current),
+        })
+    }
+}
+
+/// The name of part `k` of `base`.
+pub fn part_path(base: &Path, k: u64) -> PathBuf {
+    let stem = base
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    match base.extension() {
+        Some(ext) => base.with_file_name(format!("{stem}_{k}.{}", ext.to_string_lossy())),
+        None => base.with_file_name(format!("{stem}_{k}")),
+    }
+}
+
+impl RecordSink for RotatingSink {
+    fn write_batch(&mut self, mut records: &[PackedSfenValue]) -> Result<(), GenerateError> {
+        while !records.is_empty() {
+            if self.in_part == self.every {
+                if let Some(done) = self.current.take() {
+                    done.finish()?;
+                }
+                self.part += 1;
+                self.in_part = 0;
+                self.current = Some(open_sink(&part_path(&self.base, self.part), self.mode)?);
+            }
+            let room = (self.every - self.in_part).min(records.len() as u64) as usize;
+            let sink = self.current.as_mut().expect("a part is open");
+            sink.write_batch(&records[..room])?;
+            self.in_part += room as u64;
+            records = &records[room..];
+        }
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<(), GenerateError> {
+        match self.current.take() {
+            Some(sink) => sink.finish(),
+            None => Ok(()),
+        }
+    }
+}
