@@ -29,7 +29,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Self-play training data (Stockfish's gensfen / generate_training_data).
-    Generate(GenerateArgs),
+    Generate(Box<GenerateArgs>),
     /// Join .bin files into one uniformly shuffled file (seeded; works on files
     /// larger than memory).
     Shuffle {

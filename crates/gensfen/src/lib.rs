@@ -18,7 +18,9 @@ use error::CliError;
 
 /// Runs one parsed command line; the returned text goes to stdout.
 pub fn run(cli: Cli) -> Result<String, CliError> {
-    let command = cli.command.unwrap_or(Command::Generate(cli.generate));
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Generate(Box::new(cli.generate)));
     match command {
         Command::Generate(args) => {
             generate::install_interrupt_handler().map_err(CliError::Usage)?;

@@ -69,6 +69,10 @@ pub struct Game {
     pub white_result: Option<GameResult>,
     /// Plies played.
     pub plies: usize,
+    /// The position the game ended in (not stored).
+    pub last: Chess,
+    /// The search value of `last`, from its side to move (0 if not searched).
+    pub last_value: i32,
 }
 
 /// What a worker needs to play games.
@@ -115,10 +119,11 @@ impl Player<'_> {
             };
             let result = self.searcher.search_with(&pos, &limits, context);
             if self.control.stop.load(std::sync::atomic::Ordering::Relaxed) {
-                return abandoned(GameEnd::Stopped, ply);
+                return abandoned(GameEnd::Stopped, ply, pos);
             }
+            let result_value = result.value;
             if let Some((end, result)) = rules_end(config, &pos, &keys, &scores) {
-                return finish(pending, end, result, pos.turn(), ply);
+                return finish(pending, end, result, ply, pos).with_value(result_value);
             }
             let value = result.value;
             if value.abs() >= config.eval_limit {
@@ -129,13 +134,13 @@ impl Player<'_> {
                     } else {
                         GameResult::Loss
                     };
-                    return finish(pending, GameEnd::EvalLimit, r, pos.turn(), ply);
+                    return finish(pending, GameEnd::EvalLimit, r, ply, pos).with_value(value);
                 }
             } else {
                 resign_counter = 0;
             }
             let Some(best) = result.best_move else {
-                return abandoned(GameEnd::NoMove, ply);
+                return abandoned(GameEnd::NoMove, ply, pos);
             };
             scores.push(value);
             let here = key(&pos);
@@ -160,12 +165,21 @@ impl Player<'_> {
 }
 
 /// A game that produced no usable result.
-fn abandoned(end: GameEnd, plies: usize) -> Game {
+fn abandoned(end: GameEnd, plies: usize, last: Chess) -> Game {
     Game {
         records: Vec::new(),
         end,
         white_result: None,
         plies,
+        last,
+        last_value: 0,
+    }
+}
+
+impl Game {
+    fn with_value(mut self, value: i32) -> Game {
+        self.last_value = value;
+        self
     }
 }
 
@@ -174,9 +188,10 @@ fn finish(
     pending: Vec<Pending>,
     end: GameEnd,
     result: GameResult,
-    turn: Color,
     plies: usize,
+    last: Chess,
 ) -> Game {
+    let turn = last.turn();
     let records = pending
         .into_iter()
         .map(|p| {
@@ -199,6 +214,8 @@ fn finish(
             result.flip()
         }),
         plies,
+        last,
+        last_value: 0,
     }
 }
 
