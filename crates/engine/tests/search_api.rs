@@ -422,3 +422,21 @@ fn history_clears_apart_from_a_shared_table() {
     b.clear_table();
     assert_eq!(a.hashfull(), 0);
 }
+
+#[test]
+fn the_evaluation_cache_changes_nothing_but_speed() {
+    let limits = depth(8);
+    for fen in [MIDDLEGAME, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"] {
+        let p = pos(fen);
+        let mut plain = Searcher::new(4, 1);
+        let mut cached = Searcher::new(4, 1);
+        cached.set_eval_cache(1);
+        for _ in 0..2 {
+            let (a, b) = (plain.search(&p, &limits), cached.search(&p, &limits));
+            assert_eq!(
+                (a.nodes, a.best_move, a.value, &a.lines),
+                (b.nodes, b.best_move, b.value, &b.lines)
+            );
+        }
+    }
+}

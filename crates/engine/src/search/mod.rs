@@ -4,6 +4,7 @@
 
 pub mod captures;
 pub mod error;
+pub mod eval_cache;
 pub mod history;
 pub mod limits;
 pub mod movepick;

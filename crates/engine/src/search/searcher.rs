@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move, Position};
 
 use super::error::HashError;
+use super::eval_cache::EvalCache;
 use super::limits::{Limits, SearchControl};
 use super::movepick::MovePicker;
 use super::score::{Bound, Score, INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -106,6 +107,8 @@ pub struct Searcher {
     multipv: usize,
     move_overhead: Duration,
     eval: EvalKind,
+    /// Per-thread evaluation cache size in MiB (0: none).
+    eval_cache_mb: usize,
 }
 
 impl Searcher {
@@ -130,6 +133,7 @@ impl Searcher {
             multipv: 1,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             eval,
+            eval_cache_mb: 0,
         }
     }
 
@@ -152,8 +156,12 @@ impl Searcher {
     pub fn set_threads(&mut self, n: usize) {
         let n = n.clamp(1, THREADS_MAX);
         let eval = self.eval.clone();
-        self.threads
-            .resize_with(n, || ThreadData::new(Evaluator::new(&eval)));
+        let cache_mb = self.eval_cache_mb;
+        self.threads.resize_with(n, || {
+            let mut td = ThreadData::new(Evaluator::new(&eval));
+            td.eval_cache = (cache_mb > 0).then(|| EvalCache::new(cache_mb));
+            td
+        });
     }
 
     /// Lines searched with a full window and reported when [`Limits::multipv`] is
@@ -167,12 +175,24 @@ impl Searcher {
         self.move_overhead = d;
     }
 
-    /// Switches the evaluation for all threads.
+    /// Switches the evaluation for all threads (emptying their evaluation caches).
     pub fn set_eval(&mut self, kind: EvalKind) {
         for td in &mut self.threads {
             td.evaluator = Evaluator::new(&kind);
+            if let Some(cache) = &mut td.eval_cache {
+                *cache = EvalCache::new(self.eval_cache_mb);
+            }
         }
         self.eval = kind;
+    }
+
+    /// An evaluation cache of `mb` MiB per thread (0: none, the default). Pays
+    /// when evaluations are expensive (NNUE) and positions recur across searches.
+    pub fn set_eval_cache(&mut self, mb: usize) {
+        self.eval_cache_mb = mb;
+        for td in &mut self.threads {
+            td.eval_cache = (mb > 0).then(|| EvalCache::new(mb));
+        }
     }
 
     /// The evaluation in use.

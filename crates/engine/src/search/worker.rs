@@ -12,6 +12,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 use super::captures::legal_captures;
+use super::eval_cache::EvalCache;
 use super::history::History;
 use super::limits::SearchControl;
 use super::movepick::{is_tactical, role_value, MovePicker};
@@ -32,6 +33,8 @@ pub fn key(pos: &Chess) -> u64 {
 pub struct ThreadData {
     pub history: History,
     pub evaluator: Evaluator,
+    /// Static evaluations by key (`Searcher::set_eval_cache`).
+    pub eval_cache: Option<EvalCache>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
 }
@@ -41,6 +44,7 @@ impl ThreadData {
         ThreadData {
             history: History::default(),
             evaluator,
+            eval_cache: None,
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
         }
@@ -352,6 +356,21 @@ impl<'a, 'b> Worker<'a, 'b> {
         best
     }
 
+    /// The static evaluation of `pos` (the current node), through the
+    /// evaluation cache when there is one.
+    #[inline]
+    fn evaluate(&mut self, pos: &Chess) -> i32 {
+        let key = self.keys[self.keys.len() - 1];
+        if let Some(v) = self.td.eval_cache.as_ref().and_then(|c| c.probe(key)) {
+            return v;
+        }
+        let v = self.td.evaluator.evaluate(pos);
+        if let Some(c) = self.td.eval_cache.as_mut() {
+            c.store(key, v);
+        }
+        v
+    }
+
     /// Quiescence search of the root position with a full window.
     pub(crate) fn qsearch_root(&mut self, pos: &Chess) -> i32 {
         self.qsearch(pos, -INFINITE, INFINITE, 0, 0, None)
@@ -389,7 +408,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return self.td.evaluator.evaluate(pos);
+            return self.evaluate(pos);
         }
         // Mate distance pruning: no line here can beat a shorter mate already found.
         alpha = alpha.max(-MATE + ply as i32);
@@ -414,7 +433,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         } else {
             match tt {
                 Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
-                _ => self.td.evaluator.evaluate(pos),
+                _ => self.evaluate(pos),
             }
         };
 
@@ -607,7 +626,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return self.td.evaluator.evaluate(pos);
+            return self.evaluate(pos);
         }
         let key = self.keys[self.keys.len() - 1];
         let tt = self.shared.tt.probe(key);
@@ -638,7 +657,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         } else {
             stand_pat = match tt {
                 Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
-                _ => self.td.evaluator.evaluate(pos),
+                _ => self.evaluate(pos),
             };
             if stand_pat >= beta {
                 return stand_pat;

@@ -40,6 +40,8 @@ use summary::Summary;
 
 /// Games buffered per worker between the workers and the writer.
 const QUEUE_GAMES_PER_WORKER: usize = 4;
+/// Evaluation cache per worker with `--use-eval-hash`, MiB.
+const EVAL_CACHE_MB: usize = 8;
 /// How often the writer looks at the interrupt flag and the clock.
 const POLL: Duration = Duration::from_millis(50);
 
@@ -105,6 +107,9 @@ fn new_searcher(config: &GenConfig, eval: &EvalKind) -> Result<Searcher, Generat
     let mut searcher = Searcher::new(1, 1);
     searcher.set_hash(config.hash_mb)?;
     searcher.set_eval(eval.clone());
+    if config.use_eval_hash {
+        searcher.set_eval_cache(EVAL_CACHE_MB);
+    }
     Ok(searcher)
 }
 

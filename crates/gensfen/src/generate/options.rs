@@ -122,8 +122,8 @@ pub struct GenerateArgs {
     /// Transposition table per worker, MiB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
-    /// An evaluation cache in each searcher (accepted for compatibility; the
-    /// transposition table already keeps static evaluations, see docs/GENSFEN.md).
+    /// An evaluation cache in each worker's searcher (8 MiB; see docs/GENSFEN.md
+    /// for what it buys).
     #[arg(long, alias = "use_eval_hash", num_args = 0..=1, default_missing_value = "true",
           value_parser = BoolishValueParser::new(), default_value = "false")]
     pub use_eval_hash: bool,
@@ -207,6 +207,7 @@ pub struct GenConfig {
     pub book: Option<PathBuf>,
     pub seed: u64,
     pub hash_mb: usize,
+    pub use_eval_hash: bool,
     pub eval: EvalChoice,
     pub max_time: Option<Duration>,
     pub dedup_mib: usize,
@@ -324,6 +325,7 @@ impl GenerateArgs {
             book: self.book.clone(),
             seed,
             hash_mb: self.hash,
+            use_eval_hash: self.use_eval_hash,
             eval,
             max_time,
             dedup_mib: self.dedup_mib,
