@@ -19,6 +19,10 @@ use super::error::HashError;
 use super::eval_cache::EvalCache;
 use super::limits::{Limits, SearchControl};
 use super::movepick::MovePicker;
+use super::params::{
+    ASPIRATION_DELTA, ASPIRATION_FULL_WINDOW, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH,
+    STABILITY_SCALE,
+};
 use super::score::{Bound, Score, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::time::{budget, TimeBudget};
 use super::tt::{encode_move, TranspositionTable};
@@ -462,7 +466,7 @@ fn main_loop(
 ) -> Outcome {
     let mut outcome: Option<Outcome> = None;
     let mut last_best = None;
-    let mut stable_iterations = 0;
+    let mut stable_iterations = 0usize;
     for depth in 1..=p.max_depth {
         for pv_index in 0..p.multipv {
             aspiration(w, root, moves, pv_index, depth);
@@ -505,12 +509,7 @@ fn main_loop(
                     stable_iterations = 0;
                 }
                 // A stable best move needs less time; a changing one more.
-                let scale = match stable_iterations {
-                    0 => 1.3,
-                    1 => 1.0,
-                    2 => 0.8,
-                    _ => 0.6,
-                };
+                let scale = STABILITY_SCALE[stable_iterations.min(STABILITY_SCALE.len() - 1)];
                 if p.start.elapsed().as_secs_f64() > t.optimum.as_secs_f64() * scale {
                     break;
                 }
@@ -541,8 +540,8 @@ fn partial_outcome(moves: &[RootMove]) -> Outcome {
 /// One root search of line `pv_index` with an aspiration window around its last value.
 fn aspiration(w: &mut Worker, root: &Chess, moves: &mut [RootMove], pv_index: usize, depth: i32) {
     let previous = moves[pv_index].score;
-    let mut delta = 30;
-    let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+    let mut delta = ASPIRATION_DELTA;
+    let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
         (
             (previous - delta).max(-INFINITE),
             (previous + delta).min(INFINITE),
@@ -567,8 +566,8 @@ fn aspiration(w: &mut Worker, root: &Chess, moves: &mut [RootMove], pv_index: us
         } else {
             return;
         }
-        delta += delta / 2 + 10;
-        if delta > 1000 {
+        delta += delta / 2 + ASPIRATION_GROWTH;
+        if delta > ASPIRATION_FULL_WINDOW {
             alpha = -INFINITE;
             beta = INFINITE;
         }

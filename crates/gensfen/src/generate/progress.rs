@@ -5,12 +5,12 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// Interval of the plain-text progress lines.
 const LOG_EVERY: Duration = Duration::from_secs(30);
 const TEMPLATE: &str =
-    "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} positions {per_sec} ETA {eta} {msg}";
+    "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} positions {rate} ETA {eta} {msg}";
 
 /// The run's progress display.
 pub enum Progress {
@@ -35,6 +35,12 @@ impl Progress {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         let style = ProgressStyle::with_template(TEMPLATE)
             .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0}/s", state.per_sec());
+                },
+            )
             .progress_chars("=> ");
         bar.set_style(style);
         Progress::Bar(bar)
