@@ -501,3 +501,113 @@ fn shuffle_is_a_seeded_permutation_in_bounded_memory() {
     assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("not a multiple of 40"));
 }
+
+#[test]
+fn max_time_stops_the_run_with_whole_records() {
+    let dir = temp_dir("maxtime");
+    let out = dir.join("m.bin");
+    let t = Instant::now();
+    let s = run_in_process(
+        &out,
+        &["--depth", "2", "--seed", "1", "--max-time-seconds", "1"],
+    );
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    assert!(s.interrupted, "{s}");
+    assert_eq!(records(&out).len() as u64, s.positions);
+}
+
+#[test]
+fn save_every_rotates_files() {
+    let dir = temp_dir("rotate");
+    let base = dir.join("r.bin");
+    let s = run_in_process(
+        &base,
+        &[
+            "--loop",
+            "250",
+            "--depth",
+            "1",
+            "--seed",
+            "1",
+            "--save-every",
+            "100",
+        ],
+    );
+    assert_eq!(s.positions, 250);
+    let sizes: Vec<usize> = (0..3)
+        .map(|k| records(&dir.join(format!("r_{k}.bin"))).len())
+        .collect();
+    assert_eq!(sizes, vec![100, 100, 50]);
+    assert!(!base.exists() && !dir.join("r_3.bin").exists());
+}
+
+#[test]
+fn random_file_name_adds_a_seeded_suffix() {
+    let dir = temp_dir("randname");
+    let base = dir.join("g.bin");
+    let s = run_in_process(
+        &base,
+        &[
+            "--loop",
+            "20",
+            "--depth",
+            "1",
+            "--seed",
+            "8",
+            "--random-file-name",
+        ],
+    );
+    let name = s.output.file_name().unwrap().to_str().unwrap().to_string();
+    assert!(
+        name.starts_with("g_") && name.ends_with(".bin") && name.len() == 2 + 32 + 4,
+        "{name}"
+    );
+    assert_eq!(records(&s.output).len(), 20);
+}
+
+#[test]
+fn games_start_from_the_book() {
+    let dir = temp_dir("book");
+    let book = dir.join("openings.epd");
+    let fens = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -",
+        "rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq -",
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    ];
+    std::fs::write(&book, format!("# three openings\n{}\n\n", fens.join("\n"))).unwrap();
+    let out = dir.join("b.bin");
+    let book_arg = book.to_str().unwrap();
+    run_in_process(
+        &out,
+        &[
+            "--loop",
+            "600",
+            "--depth",
+            "1",
+            "--seed",
+            "4",
+            "--book",
+            book_arg,
+            "--write-minply",
+            "0",
+            "--random-move-count",
+            "0",
+            "--dedup-mib",
+            "0",
+        ],
+    );
+    let boards: Vec<String> = fens
+        .iter()
+        .map(|f| f.split(' ').next().unwrap().to_string())
+        .collect();
+    let mut starts = std::collections::BTreeSet::new();
+    for r in records(&out).iter().filter(|r| r.game_ply == 0) {
+        let v = decode_full(r, RecordPolicy::default()).unwrap();
+        let board =
+            shakmaty::fen::Fen::from_position(&v.chess, shakmaty::EnPassantMode::Legal).to_string();
+        let board = board.split(' ').next().unwrap().to_string();
+        assert!(boards.contains(&board), "{board}");
+        starts.insert(board);
+    }
+    assert_eq!(starts.len(), 3, "{starts:?}");
+}
