@@ -22,7 +22,8 @@ run() {
     load="$(cut -d' ' -f1 /proc/loadavg)"
     local line
     line="$("$GENSFEN" generate --loop "$count" --threads "$threads" --seed 1 \
-        --output-file-name "$OUT/bench.bin" --force "$@" | head -n 1)"
+        --output-file-name "$OUT/bench.bin" --force "$@" 2>/dev/null)"
+    line="${line%%$'\n'*}"
     # "N positions in T s (R positions/s) -> FILE"
     local rate secs
     rate="$(sed -E 's/.*\(([0-9]+) positions\/s\).*/\1/' <<<"$line")"

@@ -1,3 +1,4 @@
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -8,7 +9,8 @@ fn main() -> ExitCode {
     match nnue_gensfen::run(Cli::parse()) {
         Ok(text) => {
             if !text.is_empty() {
-                println!("{}", text.trim_end());
+                // A closed stdout (`| head`) is not an error of ours: no panic.
+                let _ = writeln!(std::io::stdout().lock(), "{}", text.trim_end());
             }
             ExitCode::SUCCESS
         }
