@@ -7,7 +7,9 @@
 #   ./target/release/nnue-learn random-net --out /tmp/halfkp.nnue
 #   scripts/bench-gensfen.sh ./target/release/nnue-gen-sfen /tmp/halfkp.nnue
 #
-# Prints one markdown table row per run, with the load average before it.
+# Prints one markdown table row per run: wall-clock rate, CPU time and positions
+# per CPU second (per-thread speed even on a busy machine), and the load average
+# before the run.
 set -euo pipefail
 
 GENSFEN="${1:?usage: bench-gensfen.sh NNUE-GEN-SFEN NET.nnue}"
@@ -20,19 +22,24 @@ run() {
     shift 4
     local load
     load="$(cut -d' ' -f1 /proc/loadavg)"
-    local line
-    line="$("$GENSFEN" generate --loop "$count" --threads "$threads" --seed 1 \
-        --output-file-name "$OUT/bench.bin" --force "$@" 2>/dev/null)"
-    line="${line%%$'\n'*}"
+    local line cpu
+    # /usr/bin/time appends "CPU <user+sys seconds>" to the output.
+    line="$(/usr/bin/time -f 'CPU %U %S' "$GENSFEN" generate --loop "$count" \
+        --threads "$threads" --seed 1 --output-file-name "$OUT/bench.bin" --force \
+        "$@" 2>&1)"
+    cpu="$(grep '^CPU ' <<<"$line" | awk '{print $2 + $3}')"
+    line="$(grep ' positions in ' <<<"$line")"
     # "N positions in T s (R positions/s) -> FILE"
     local rate secs
     rate="$(sed -E 's/.*\(([0-9]+) positions\/s\).*/\1/' <<<"$line")"
     secs="$(sed -E 's/.* in ([0-9.]+) s .*/\1/' <<<"$line")"
-    echo "| $eval | $limit | $threads | $count | $secs | **$rate** | $load |"
+    local per_cpu
+    per_cpu="$(awk -v n="$count" -v c="$cpu" 'BEGIN { printf "%.0f", n / c }')"
+    echo "| $eval | $limit | $threads | $count | $secs | **$rate** | $cpu | $per_cpu | $load |"
 }
 
-echo "| evaluation | limit | threads | positions | seconds | positions/s | load before |"
-echo "|---|---|---|---|---|---|---|"
+echo "| evaluation | limit | threads | positions | seconds | positions/s | CPU s | positions per CPU s | load before |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for threads in 1 2; do
     run classical "depth 6" "$threads" $((6000 * threads)) --depth 6
     run classical "depth 8" "$threads" $((2000 * threads)) --depth 8

@@ -89,6 +89,22 @@ pub fn check_output(path: &Path, mode: OutputMode) -> Result<(), GenerateError> 
     Ok(())
 }
 
+/// Most `--save-every` parts checked up front (a run this long checks the later
+/// parts when it opens them).
+const PARTS_CHECKED: u64 = 100_000;
+
+/// [`check_output`] for every part a `--save-every every` run of `count` records
+/// will write.
+pub fn check_parts(
+    base: &Path,
+    mode: OutputMode,
+    every: u64,
+    count: u64,
+) -> Result<(), GenerateError> {
+    let parts = count.div_ceil(every).min(PARTS_CHECKED);
+    (0..parts).try_for_each(|k| check_output(&part_path(base, k), mode))
+}
+
 /// Opens the sink for `path` (format by extension) under `mode`.
 pub fn open_sink(path: &Path, mode: OutputMode) -> Result<Box<dyn RecordSink>, GenerateError> {
     check_output(path, mode)?;

@@ -611,3 +611,23 @@ fn games_start_from_the_book() {
     }
     assert_eq!(starts.len(), 3, "{starts:?}");
 }
+
+#[test]
+fn save_every_refuses_an_existing_later_part_before_writing() {
+    let dir = temp_dir("rotate-exists");
+    std::fs::write(dir.join("r_2.bin"), [0u8; 40]).unwrap();
+    let base = dir.join("r.bin");
+    let r = cli(&[
+        "--loop",
+        "250",
+        "--depth",
+        "1",
+        "--save-every",
+        "100",
+        "-o",
+        base.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("r_2.bin: output file exists"));
+    assert!(!dir.join("r_0.bin").exists());
+}

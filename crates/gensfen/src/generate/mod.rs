@@ -28,7 +28,7 @@ use nnue_engine::eval::EvalKind;
 use nnue_engine::search::{SearchControl, Searcher, SEARCH_STACK_BYTES};
 use shakmaty::Chess;
 
-use crate::writer::{check_output, open_sink, RecordSink, RotatingSink};
+use crate::writer::{check_output, check_parts, open_sink, RecordSink, RotatingSink};
 use book::Book;
 use dedup::Dedup;
 use error::GenerateError;
@@ -71,7 +71,10 @@ pub fn generate(args: &GenerateArgs, interrupt: &AtomicBool) -> Result<Summary, 
         .map_or(0, |d| d.as_nanos() as u64);
     let config = args.resolve(clock_seed)?;
     // Everything that can fail on bad input fails before the output is touched.
-    check_output(&config.output, config.output_mode)?;
+    match config.save_every {
+        Some(every) => check_parts(&config.output, config.output_mode, every, config.count)?,
+        None => check_output(&config.output, config.output_mode)?,
+    }
     let book = config
         .book
         .as_deref()

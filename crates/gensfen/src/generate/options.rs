@@ -15,6 +15,8 @@ use crate::shard::Shard;
 pub const EVAL_LIMIT_MAX: i32 = 31998;
 /// Stockfish's `VALUE_KNOWN_WIN`: a search value this large ends the game at once.
 pub const KNOWN_WIN: i32 = 10000;
+/// Longest game: a record's ply is a 16-bit field.
+const MAX_GAME_PLY: u32 = u16::MAX as u32;
 /// Deepest search a generation ply may ask for.
 const DEPTH_MAX: u32 = 100;
 
@@ -236,6 +238,13 @@ impl GenerateArgs {
                 "--depth2 {depth_max} must be in --depth {depth_min}..={DEPTH_MAX}"
             ));
         }
+        if self.write_maxply > MAX_GAME_PLY || self.random_move_maxply > MAX_GAME_PLY {
+            return bad(format!(
+                "--write-maxply {} / --random-move-maxply {}: at most {MAX_GAME_PLY} \
+                 (a record's ply field has 16 bits)",
+                self.write_maxply, self.random_move_maxply
+            ));
+        }
         if self.write_minply > self.write_maxply {
             return bad(format!(
                 "--write-minply {} is larger than --write-maxply {}",
@@ -265,6 +274,12 @@ impl GenerateArgs {
         }
         if self.loop_count == 0 {
             return bad("--loop 0: nothing to generate".to_string());
+        }
+        if self.random_move_count > MAX_GAME_PLY {
+            return bad(format!(
+                "--random-move-count {}: at most {MAX_GAME_PLY}",
+                self.random_move_count
+            ));
         }
         if self.save_every == Some(0) {
             return bad("--save-every 0: expected a positive record count".to_string());
