@@ -631,3 +631,51 @@ fn save_every_refuses_an_existing_later_part_before_writing() {
     assert!(String::from_utf8_lossy(&r.stderr).contains("r_2.bin: output file exists"));
     assert!(!dir.join("r_0.bin").exists());
 }
+
+#[test]
+fn stockfish_spellings_are_aliases() {
+    let c = config(&[
+        "--count",
+        "77",
+        "--min-depth",
+        "2",
+        "--max_depth",
+        "4",
+        "--write_min_ply",
+        "3",
+        "--write-max-ply",
+        "90",
+        "--thread_num",
+        "3",
+        "--random_move_min_ply",
+        "-1",
+        "--keep_draws",
+        "0",
+        "--detect_draw_by_consecutive_low_score",
+        "false",
+        "--eval_limit",
+        "500",
+        "--output_file_name",
+        "x.plain",
+    ]);
+    assert_eq!(
+        (
+            c.count,
+            c.depth_min,
+            c.depth_max,
+            c.write_minply,
+            c.write_maxply,
+            c.threads
+        ),
+        (77, 2, 4, 3, 90, 3)
+    );
+    assert_eq!(c.random_move_minply, -1);
+    assert!(!c.keep_draws && !c.adjudicate_by_score && c.adjudicate_by_material);
+    assert_eq!((c.eval_limit, c.output.to_str().unwrap()), (500, "x.plain"));
+    // --nodes alone lifts the depth limit; a huge eval limit is capped at mate in 2.
+    let n = config(&["--nodes", "5000", "--eval-limit", "99999"]);
+    assert_eq!(
+        (n.nodes, n.depth_min, n.eval_limit),
+        (Some(5000), 100, 31998)
+    );
+}
