@@ -679,3 +679,36 @@ fn stockfish_spellings_are_aliases() {
         (Some(5000), 100, 31998)
     );
 }
+
+#[test]
+fn apery_random_moves_are_king_moves_when_there_are_any() {
+    let config = config(&[
+        "--random-move-count",
+        "1",
+        "--random-move-minply",
+        "1",
+        "--random-move-maxply",
+        "1",
+        "--random-move-like-apery",
+        "1",
+    ]);
+    let pos: Chess = "4k3/8/8/8/8/8/3PPP2/3QK3 w - - 0 1"
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    let mut searcher = Searcher::new(1, 1);
+    let mut replies = 0;
+    for seed in 0..64 {
+        let mut rng = GenRng::new(seed);
+        let mut plan = RandomPlan::new(&config, &mut rng);
+        let m = choose(&mut plan, &config, &pos, 0, &mut rng, &mut searcher).unwrap();
+        assert_eq!(m.role(), shakmaty::Role::King, "{m:?}");
+        // With probability 1/2 the reply (ply 1) is random too.
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        replies +=
+            usize::from(choose(&mut plan, &config, &after, 1, &mut rng, &mut searcher).is_some());
+    }
+    assert!((16..=48).contains(&replies), "{replies}");
+}

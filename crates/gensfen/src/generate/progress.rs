@@ -51,8 +51,9 @@ impl Progress {
         match self {
             Progress::Hidden => {}
             Progress::Bar(bar) => {
-                bar.set_position(positions);
+                // The message first: setting the position redraws (rate-limited).
                 bar.set_message(format!("{games} games"));
+                bar.set_position(positions);
             }
             Progress::Log { start, last } => {
                 if last.elapsed() >= LOG_EVERY {
