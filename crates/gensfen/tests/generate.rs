@@ -17,7 +17,7 @@ use nnue_gensfen::cli::{Cli, Command as Sub};
 use nnue_gensfen::generate::dedup::Dedup;
 use nnue_gensfen::generate::game::{GameEnd, Player};
 use nnue_gensfen::generate::options::{GenConfig, GenerateArgs};
-use nnue_gensfen::generate::random_move::{choose, RandomPlan};
+use nnue_gensfen::generate::random_move::{choose, Chooser, RandomPlan};
 use nnue_gensfen::generate::rng::GenRng;
 use nnue_gensfen::generate::{self, summary::Summary};
 use shakmaty::{Chess, Color, Position};
@@ -220,7 +220,7 @@ fn random_plies_fall_in_the_window() {
         let mut rng = GenRng::new(seed);
         let mut plan = RandomPlan::new(&config, &mut rng);
         let plies: Vec<usize> = (0..40)
-            .filter(|&ply| choose(&mut plan, &config, &pos, ply, &mut rng, &mut searcher).is_some())
+            .filter(|&ply| pick(&mut plan, &config, &pos, ply, &mut rng, &mut searcher).is_some())
             .collect();
         assert_eq!(plies.len(), 5, "{plies:?}");
         // 1-based plies 10..=20 are 0-based 9..=19.
@@ -231,9 +231,28 @@ fn random_plies_fall_in_the_window() {
     let mut rng = GenRng::new(1);
     let mut plan = RandomPlan::new(&first, &mut rng);
     let plies: Vec<usize> = (0..40)
-        .filter(|&ply| choose(&mut plan, &first, &pos, ply, &mut rng, &mut searcher).is_some())
+        .filter(|&ply| pick(&mut plan, &first, &pos, ply, &mut rng, &mut searcher).is_some())
         .collect();
     assert_eq!(plies, vec![0, 1, 2]);
+}
+
+/// `choose` without an outside stop.
+fn pick(
+    plan: &mut RandomPlan,
+    config: &GenConfig,
+    pos: &Chess,
+    ply: usize,
+    rng: &mut GenRng,
+    searcher: &mut Searcher,
+) -> Option<shakmaty::Move> {
+    let control = SearchControl::default();
+    let mut chooser = Chooser {
+        config,
+        rng,
+        searcher,
+        control: &control,
+    };
+    choose(plan, &mut chooser, pos, ply)
 }
 
 fn config_first_plies() -> GenConfig {
@@ -281,7 +300,7 @@ fn random_multi_pv_picks_only_moves_within_the_diff() {
     for seed in 0..40 {
         let mut rng = GenRng::new(seed);
         let mut plan = RandomPlan::new(&config, &mut rng);
-        let m = choose(
+        let m = pick(
             &mut plan,
             &config,
             &pos,
@@ -702,13 +721,13 @@ fn apery_random_moves_are_king_moves_when_there_are_any() {
     for seed in 0..64 {
         let mut rng = GenRng::new(seed);
         let mut plan = RandomPlan::new(&config, &mut rng);
-        let m = choose(&mut plan, &config, &pos, 0, &mut rng, &mut searcher).unwrap();
+        let m = pick(&mut plan, &config, &pos, 0, &mut rng, &mut searcher).unwrap();
         assert_eq!(m.role(), shakmaty::Role::King, "{m:?}");
         // With probability 1/2 the reply (ply 1) is random too.
         let mut after = pos.clone();
         after.play_unchecked(m);
         replies +=
-            usize::from(choose(&mut plan, &config, &after, 1, &mut rng, &mut searcher).is_some());
+            usize::from(pick(&mut plan, &config, &after, 1, &mut rng, &mut searcher).is_some());
     }
     assert!((16..=48).contains(&replies), "{replies}");
 }

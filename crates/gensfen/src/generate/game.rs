@@ -10,7 +10,7 @@ use shakmaty::{Bitboard, Chess, Color, Position};
 
 use super::dedup::Dedup;
 use super::options::{GenConfig, KNOWN_WIN};
-use super::random_move::{choose, RandomPlan};
+use super::random_move::{choose, Chooser, RandomPlan};
 use super::rng::GenRng;
 
 /// Score adjudication starts at this ply ...
@@ -156,7 +156,13 @@ impl Player<'_> {
                     turn: pos.turn(),
                 });
             }
-            let random = choose(&mut plan, config, &pos, ply, self.rng, self.searcher);
+            let mut chooser = Chooser {
+                config,
+                rng: self.rng,
+                searcher: self.searcher,
+                control: self.control,
+            };
+            let random = choose(&mut plan, &mut chooser, &pos, ply);
             keys.push(here);
             pos.play_unchecked(random.unwrap_or(best));
         }

@@ -1,7 +1,7 @@
 //! Random moves for diversity (formats.md 3.2): which plies get one, and which
 //! move it is (uniform, Apery's king moves, or drawn from a MultiPV search).
 
-use nnue_engine::search::{Limits, Searcher};
+use nnue_engine::search::{Limits, SearchContext, SearchControl, Searcher};
 use shakmaty::{Chess, Move, Position, Role};
 
 use super::options::GenConfig;
@@ -59,22 +59,24 @@ impl RandomPlan {
     }
 }
 
-/// The random move for `ply`, if the plan has one there. `searcher` runs the
-/// MultiPV search of `--random-multi-pv`.
-pub fn choose(
-    plan: &mut RandomPlan,
-    config: &GenConfig,
-    pos: &Chess,
-    ply: usize,
-    rng: &mut GenRng,
-    searcher: &mut Searcher,
-) -> Option<Move> {
+/// Where a random move is chosen: the run's settings, the random stream, and the
+/// searcher for `--random-multi-pv` with the run's stop flag.
+pub struct Chooser<'a> {
+    pub config: &'a GenConfig,
+    pub rng: &'a mut GenRng,
+    pub searcher: &'a mut Searcher,
+    pub control: &'a SearchControl,
+}
+
+/// The random move for `ply`, if the plan has one there.
+pub fn choose(plan: &mut RandomPlan, c: &mut Chooser, pos: &Chess, ply: usize) -> Option<Move> {
+    let (config, rng) = (c.config, &mut *c.rng);
     if !plan.due(ply) {
         return None;
     }
     plan.played += 1;
     if config.random_multi_pv > 0 {
-        return multipv_move(config, pos, rng, searcher);
+        return multipv_move(config, pos, rng, c.searcher, c.control);
     }
     let moves = pos.legal_moves();
     if moves.is_empty() {
@@ -100,6 +102,7 @@ fn multipv_move(
     pos: &Chess,
     rng: &mut GenRng,
     searcher: &mut Searcher,
+    control: &SearchControl,
 ) -> Option<Move> {
     let limits = Limits {
         depth: Some(config.random_multi_pv_depth),
@@ -107,7 +110,11 @@ fn multipv_move(
         multipv: Some(config.random_multi_pv),
         ..Limits::default()
     };
-    let result = searcher.search(pos, &limits);
+    let context = SearchContext {
+        control: Some(control),
+        ..SearchContext::default()
+    };
+    let result = searcher.search_with(pos, &limits, context);
     let lines = &result.lines;
     let best = lines.first()?.value;
     let within = lines
