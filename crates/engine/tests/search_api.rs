@@ -5,7 +5,12 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use nnue_engine::search::{Info, Limits, Score, SearchControl, Searcher};
+use nnue_core::nnue::{random::stream_values, Architecture, Network};
+use nnue_engine::eval::EvalKind;
+use nnue_engine::search::score::EVAL_MAX;
+use nnue_engine::search::{
+    Info, Limits, Score, SearchContext, SearchControl, Searcher, SEARCH_STACK_BYTES,
+};
 use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, Move};
 
 fn pos(fen: &str) -> Chess {
@@ -17,6 +22,13 @@ fn pos(fen: &str) -> Chess {
 
 fn mv(p: &Chess, text: &str) -> Move {
     text.parse::<UciMove>().unwrap().to_move(p).unwrap()
+}
+
+fn stoppable(control: &SearchControl) -> SearchContext<'_> {
+    SearchContext {
+        control: Some(control),
+        ..SearchContext::default()
+    }
 }
 
 fn depth(d: u32) -> Limits {
@@ -34,9 +46,12 @@ fn multipv_gives_distinct_sorted_lines() {
     let mut s = Searcher::new(16, 1);
     s.set_multipv(4);
     let mut infos: Vec<Info> = Vec::new();
-    s.search(&p, &[], &depth(6), &SearchControl::default(), &mut |i| {
-        infos.push(i.clone())
-    });
+    let mut on_info = |i: &Info| infos.push(i.clone());
+    let context = SearchContext {
+        on_info: Some(&mut on_info),
+        ..SearchContext::default()
+    };
+    s.search_with(&p, &depth(6), context);
     let last: Vec<&Info> = infos.iter().filter(|i| i.depth == 6).collect();
     assert_eq!(last.len(), 4);
     let firsts: Vec<Move> = last.iter().map(|i| i.pv[0]).collect();
@@ -68,7 +83,7 @@ fn searchmoves_restricts_the_root() {
         searchmoves: only.clone(),
         ..Limits::default()
     };
-    let r = Searcher::new(16, 1).search(&p, &[], &limits, &SearchControl::default(), &mut |_| {});
+    let r = Searcher::new(16, 1).search(&p, &limits);
     assert!(only.contains(&r.best_move.unwrap()));
 }
 
@@ -79,8 +94,7 @@ fn node_limit_is_respected_and_deterministic() {
         nodes: Some(20_000),
         ..Limits::default()
     };
-    let run =
-        || Searcher::new(16, 1).search(&p, &[], &limits, &SearchControl::default(), &mut |_| {});
+    let run = || Searcher::new(16, 1).search(&p, &limits);
     let a = run();
     let b = run();
     assert!(a.nodes >= 20_000 && a.nodes < 22_000, "{}", a.nodes);
@@ -93,9 +107,9 @@ fn node_limit_is_respected_and_deterministic() {
 fn fixed_depth_is_deterministic_after_clear() {
     let p = pos(MIDDLEGAME);
     let mut s = Searcher::new(16, 1);
-    let a = s.search(&p, &[], &depth(8), &SearchControl::default(), &mut |_| {});
+    let a = s.search(&p, &depth(8));
     s.clear();
-    let b = s.search(&p, &[], &depth(8), &SearchControl::default(), &mut |_| {});
+    let b = s.search(&p, &depth(8));
     assert_eq!(
         (a.nodes, a.best_move, a.value),
         (b.nodes, b.best_move, b.value)
@@ -106,7 +120,7 @@ fn fixed_depth_is_deterministic_after_clear() {
 fn two_threads_find_the_same_mate() {
     let p = pos("r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1");
     let mut s = Searcher::new(16, 2);
-    let r = s.search(&p, &[], &depth(7), &SearchControl::default(), &mut |_| {});
+    let r = s.search(&p, &depth(7));
     assert_eq!(r.score, Score::Mate(2));
     assert_eq!(r.best_move, Some(mv(&p, "b2b8")));
 }
@@ -125,7 +139,7 @@ fn stop_flag_ends_an_infinite_search() {
     };
     let t = Instant::now();
     let mut s = Searcher::new(16, 2);
-    let r = s.search(&Chess::default(), &[], &limits, &control, &mut |_| {});
+    let r = s.search_with(&Chess::default(), &limits, stoppable(&control));
     stopper.join().unwrap();
     assert!(
         t.elapsed() < Duration::from_millis(1000),
@@ -151,7 +165,7 @@ fn infinite_waits_even_when_the_depth_is_exhausted() {
     };
     let t = Instant::now();
     let p = pos("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
-    let r = Searcher::new(16, 1).search(&p, &[], &limits, &control, &mut |_| {});
+    let r = Searcher::new(16, 1).search_with(&p, &limits, stoppable(&control));
     stopper.join().unwrap();
     assert!(t.elapsed() >= Duration::from_millis(250));
     assert_eq!(r.best_move, Some(mv(&p, "d1d8")));
@@ -174,7 +188,7 @@ fn ponder_ignores_the_clock_until_ponderhit() {
         ..Limits::default()
     };
     let t = Instant::now();
-    let r = Searcher::new(16, 1).search(&Chess::default(), &[], &limits, &control, &mut |_| {});
+    let r = Searcher::new(16, 1).search_with(&Chess::default(), &limits, stoppable(&control));
     hitter.join().unwrap();
     let spent = t.elapsed();
     assert!(spent >= Duration::from_millis(390), "{spent:?}");
@@ -206,7 +220,7 @@ fn clock_limits_are_kept() {
         let mut searcher = Searcher::new(16, 1);
         let p = pos(MIDDLEGAME);
         let t = Instant::now();
-        let r = searcher.search(&p, &[], &limits, &SearchControl::default(), &mut |_| {});
+        let r = searcher.search(&p, &limits);
         let spent = t.elapsed();
         assert!(
             spent < Duration::from_millis(time.max(5)),
@@ -224,8 +238,7 @@ fn tiny_node_limits_still_give_a_legal_move() {
             nodes: Some(n),
             ..Limits::default()
         };
-        let r =
-            Searcher::new(1, 1).search(&p, &[], &limits, &SearchControl::default(), &mut |_| {});
+        let r = Searcher::new(1, 1).search(&p, &limits);
         let m = r.best_move.expect("a move");
         assert!(shakmaty::Position::is_legal(&p, m), "{n}: {m:?}");
     }
@@ -243,7 +256,7 @@ fn a_single_legal_move_is_played_at_once() {
     };
     let mut s = Searcher::new(16, 1);
     let t = Instant::now();
-    let r = s.search(&p, &[], &limits, &SearchControl::default(), &mut |_| {});
+    let r = s.search(&p, &limits);
     assert!(
         t.elapsed() < Duration::from_millis(500),
         "{:?}",
@@ -256,14 +269,174 @@ fn a_single_legal_move_is_played_at_once() {
 fn hashfull_rises_and_clear_empties_it() {
     let mut s = Searcher::new(1, 1);
     assert_eq!(s.hashfull(), 0);
-    s.search(
-        &pos(MIDDLEGAME),
-        &[],
-        &depth(9),
-        &SearchControl::default(),
-        &mut |_| {},
-    );
+    s.search(&pos(MIDDLEGAME), &depth(9));
     assert!(s.hashfull() > 0);
     s.clear();
     assert_eq!(s.hashfull(), 0);
+}
+
+#[test]
+fn multipv_lines_come_from_the_iteration_of_the_best_move() {
+    let p = pos(MIDDLEGAME);
+    for nodes in [2_000u64, 7_000, 15_000, 40_000] {
+        let limits = Limits {
+            nodes: Some(nodes),
+            multipv: Some(3),
+            ..Limits::default()
+        };
+        let mut infos: Vec<Info> = Vec::new();
+        let mut on_info = |i: &Info| infos.push(i.clone());
+        let context = SearchContext {
+            on_info: Some(&mut on_info),
+            ..SearchContext::default()
+        };
+        let r = Searcher::new(16, 1).search_with(&p, &limits, context);
+        assert_eq!(r.lines.len(), 3, "{nodes}");
+        assert_eq!(Some(r.lines[0].mv), r.best_move, "{nodes}");
+        assert_eq!(r.lines[0].value, r.value);
+        assert_eq!(r.lines[0].pv, r.pv);
+        assert!(r
+            .lines
+            .iter()
+            .all(|l| l.depth == r.depth && l.pv[0] == l.mv));
+        assert!(r.lines.windows(2).all(|w| w[0].value >= w[1].value));
+        assert!(r.lines[0].mv != r.lines[1].mv && r.lines[1].mv != r.lines[2].mv);
+        // The lines are exactly what the last completed iteration reported.
+        let reported: Vec<(Move, Score)> = infos
+            .iter()
+            .filter(|i| i.depth == r.depth)
+            .map(|i| (i.pv[0], i.score))
+            .collect();
+        let returned: Vec<(Move, Score)> = r
+            .lines
+            .iter()
+            .map(|l| (l.mv, Score::from_value(l.value)))
+            .collect();
+        assert_eq!(reported, returned, "{nodes}");
+    }
+}
+
+/// A HalfKP net whose raw output is about +-2^26 internal units (bias 2^30 / 16),
+/// far beyond the mate range and the table's 16-bit fields.
+fn huge_net(sign: i32) -> Network {
+    let arch = Architecture::new("HalfKP", 8, &[8]).unwrap();
+    let ft_weights = stream_values(7, 2, arch.inputs * 8, -64, 64)
+        .into_iter()
+        .map(|v| v as i16)
+        .collect();
+    let hidden_weights = stream_values(7, 4, 8 * 16, -127, 127)
+        .into_iter()
+        .map(|v| v as i8)
+        .collect();
+    Network::from_parameters(
+        arch,
+        vec![32; 8],
+        ft_weights,
+        vec![
+            (vec![0; 8], hidden_weights),
+            (vec![sign * (1 << 30)], vec![127; 8]),
+        ],
+    )
+    .unwrap()
+}
+
+#[test]
+fn huge_net_outputs_are_clamped_below_mates() {
+    for sign in [1, -1] {
+        let mut s = Searcher::new(16, 1);
+        s.set_eval(EvalKind::Nnue(Arc::new(huge_net(sign))));
+        let p = pos(MIDDLEGAME);
+        assert_eq!(s.evaluate(&p), sign * EVAL_MAX);
+        for d in [1, 4, 7] {
+            let r = s.search(&p, &depth(d));
+            assert!(matches!(r.score, Score::Cp(_)), "{sign} {d}: {:?}", r.score);
+            assert!(r.value.abs() <= EVAL_MAX, "{sign} {d}: {}", r.value);
+            assert!(r.lines.iter().all(|l| l.value.abs() <= EVAL_MAX));
+        }
+        // Real mates still score as mates with such a net.
+        let mate = pos("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+        assert_eq!(s.search(&mate, &depth(4)).score, Score::Mate(1));
+    }
+}
+
+#[test]
+fn n_searchers_on_n_threads_match_their_one_thread_results() {
+    let fens = [
+        MIDDLEGAME,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    let limits = Limits {
+        depth: Some(7),
+        multipv: Some(2),
+        ..Limits::default()
+    };
+    let alone: Vec<_> = fens
+        .iter()
+        .map(|f| Searcher::new(8, 1).search(&pos(f), &limits))
+        .collect();
+    let together: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = fens
+            .iter()
+            .map(|f| {
+                let limits = &limits;
+                std::thread::Builder::new()
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || Searcher::new(8, 1).search(&pos(f), limits))
+                    .unwrap()
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (a, b) in alone.iter().zip(&together) {
+        assert_eq!(
+            (a.nodes, a.best_move, a.value, &a.lines),
+            (b.nodes, b.best_move, b.value, &b.lines)
+        );
+    }
+}
+
+#[test]
+fn quiescence_is_the_static_eval_only_in_quiet_positions() {
+    let mut s = Searcher::new(1, 1);
+    let quiet = Chess::default();
+    assert_eq!(s.quiescence(&quiet, &[]), s.evaluate(&quiet));
+    // White to move can take an undefended queen.
+    let hanging = pos("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+    let stand_pat = s.evaluate(&hanging);
+    assert!(stand_pat < 0, "{stand_pat}");
+    assert!(s.quiescence(&hanging, &[]) > stand_pat + 1000);
+}
+
+#[test]
+fn history_clears_apart_from_a_shared_table() {
+    let mut a = Searcher::new(1, 1);
+    let mut b = Searcher::with_table(a.table(), 1);
+    a.search(&pos(MIDDLEGAME), &depth(6));
+    let used = b.hashfull();
+    assert!(used > 0);
+    b.clear_history();
+    a.clear_history();
+    assert_eq!(b.hashfull(), used);
+    b.clear_table();
+    assert_eq!(a.hashfull(), 0);
+}
+
+#[test]
+fn the_evaluation_cache_changes_nothing_but_speed() {
+    let limits = depth(8);
+    for fen in [MIDDLEGAME, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"] {
+        let p = pos(fen);
+        let mut plain = Searcher::new(4, 1);
+        let mut cached = Searcher::new(4, 1);
+        cached.set_eval_cache(1);
+        for _ in 0..2 {
+            let (a, b) = (plain.search(&p, &limits), cached.search(&p, &limits));
+            assert_eq!(
+                (a.nodes, a.best_move, a.value, &a.lines),
+                (b.nodes, b.best_move, b.value, &b.lines)
+            );
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! The search finds mates and simple tactics at fixed depth and scores draws by the
 //! rules (stalemate, repetition, fifty moves, insufficient material).
 
-use nnue_engine::search::{Limits, Score, SearchControl, SearchResult, Searcher};
+use nnue_engine::search::{key, Limits, Score, SearchContext, SearchResult, Searcher};
 use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, Position};
 
 fn pos(fen: &str) -> Chess {
@@ -16,7 +16,12 @@ fn uci(m: &shakmaty::Move) -> String {
 }
 
 fn search_with(s: &mut Searcher, p: &Chess, history: &[Chess], limits: Limits) -> SearchResult {
-    s.search(p, history, &limits, &SearchControl::default(), &mut |_| {})
+    let keys: Vec<u64> = history.iter().map(key).collect();
+    let context = SearchContext {
+        history: &keys,
+        ..SearchContext::default()
+    };
+    s.search_with(p, &limits, context)
 }
 
 fn depth(d: u32) -> Limits {

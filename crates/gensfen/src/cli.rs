@@ -1,23 +1,55 @@
-//! Command line of `nnue-gen-sfen` (clap derive).
+//! Command line of `nnue-gen-sfen` (clap derive). Generating is the program's
+//! main job, so the `generate` options are also accepted with no subcommand.
 
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-/// Training data for NNUE: conversion between .bin and .plain, statistics, decoding benchmark.
+use crate::generate::options::GenerateArgs;
+
+/// Training data for NNUE: self-play generation, conversion, shuffling,
+/// statistics, benchmarks.
 ///
 /// Exit status: 0 success, 1 failure (bad data, I/O), 2 usage error.
 #[derive(Debug, Parser)]
-#[command(name = "nnue-gen-sfen", version)]
+#[command(
+    name = "nnue-gen-sfen",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
-    /// What to do.
+    /// What to do (default: generate).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+    /// `generate` options, when no subcommand is given.
+    #[command(flatten)]
+    pub generate: GenerateArgs,
 }
 
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Self-play training data (Stockfish's gensfen / generate_training_data).
+    Generate(Box<GenerateArgs>),
+    /// Join .bin files into one uniformly shuffled file (seeded; works on files
+    /// larger than memory).
+    Shuffle {
+        /// Output .bin file.
+        output: PathBuf,
+        /// Input .bin files.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Seed of the permutation.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Memory for one in-memory bucket, MiB.
+        #[arg(long, default_value_t = 1024)]
+        memory_mib: usize,
+        /// Replace an existing output.
+        #[arg(long)]
+        force: bool,
+    },
     /// Convert between .bin, .binpack and .plain (formats chosen by
     /// extension), byte-compatible with Stockfish's `convert`: .bin output
     /// stores the padding byte as 255, and .binpack stores no fullmove

@@ -17,6 +17,9 @@ pub enum CliError {
     /// A subcommand argument is unusable.
     #[error("{0}")]
     Usage(String),
+    /// `generate` or `shuffle` failed.
+    #[error("{0}")]
+    Generate(#[from] crate::generate::error::GenerateError),
 }
 
 impl CliError {
@@ -26,6 +29,7 @@ impl CliError {
             CliError::Data(DataError::UnsupportedExtension(_))
             | CliError::SameFile(_)
             | CliError::Usage(_) => EXIT_USAGE,
+            CliError::Generate(g) if g.is_usage() => EXIT_USAGE,
             _ => EXIT_FAILURE,
         }
     }

@@ -41,6 +41,9 @@ fn main() -> ExitCode {
 /// Prints the command's report. A reader that went away (`| head`) is not an
 /// error of ours; any other write failure is.
 fn print_report(text: &str) -> ExitCode {
+    if text.is_empty() {
+        return ExitCode::SUCCESS;
+    }
     match writeln!(std::io::stdout().lock(), "{text}") {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

@@ -11,6 +11,8 @@ use std::sync::Arc;
 use nnue_core::nnue::{AccumulatorStack, Network};
 use shakmaty::{Chess, Move};
 
+use crate::search::score::EVAL_MAX;
+
 /// One pawn in the endgame, in internal units (Stockfish's `PawnValueEg`); the NNUE
 /// output uses the same scale, and UCI centipawns are `value * 100 / 208`.
 pub const PAWN_VALUE_EG: i32 = 208;
@@ -79,12 +81,14 @@ impl Evaluator {
         }
     }
 
-    /// The value of `pos` (the position after the pushes so far), side to move.
+    /// The value of `pos` (the position after the pushes so far), side to move,
+    /// clamped to [`EVAL_MAX`]: a net's raw output can be anything.
     #[inline]
     pub fn evaluate(&mut self, pos: &Chess) -> i32 {
-        match self {
+        let raw = match self {
             Evaluator::Classical => classical::evaluate(pos),
             Evaluator::Nnue(stack) => stack.evaluate(pos),
-        }
+        };
+        raw.clamp(-EVAL_MAX, EVAL_MAX)
     }
 }

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use shakmaty::Move;
 
-/// The limits of a `go` command; all optional, none means "until stopped".
+/// The limits of a `go` command and the lines wanted; all optional, none means
+/// "until stopped".
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     pub depth: Option<u32>,
@@ -23,6 +24,9 @@ pub struct Limits {
     pub ponder: bool,
     /// Restrict the root to these moves (empty: all legal moves).
     pub searchmoves: Vec<Move>,
+    /// Lines to search with a full window and report (`None`: the searcher's
+    /// [`set_multipv`](super::Searcher::set_multipv) default, the UCI option).
+    pub multipv: Option<usize>,
 }
 
 /// Shared between the UCI thread and the search.

@@ -2,18 +2,26 @@
 //! quiescence, shared lockless transposition table, Lazy SMP, MultiPV), its
 //! [`Limits`] and [`SearchControl`], and the values it reports.
 
-pub mod captures;
-pub mod history;
+mod alphabeta;
+pub(crate) mod captures;
+pub mod error;
+pub(crate) mod eval_cache;
+pub(crate) mod history;
 pub mod limits;
-pub mod movepick;
+pub(crate) mod movepick;
+pub(crate) mod params;
+mod quiescence;
 pub mod score;
 pub mod searcher;
-pub mod see;
-pub mod time;
-pub mod tt;
-pub mod worker;
+pub(crate) mod see;
+pub(crate) mod time;
+pub(crate) mod tt;
+pub(crate) mod worker;
 
+pub use error::HashError;
 pub use limits::{Limits, SearchControl};
+pub use score::EVAL_MAX;
 pub use score::{Bound, Score};
-pub use searcher::{Info, SearchResult, Searcher};
+pub use searcher::{Info, PvLine, SearchContext, SearchResult, Searcher, SEARCH_STACK_BYTES};
+pub use tt::TranspositionTable;
 pub use worker::key;

@@ -5,9 +5,10 @@
 //! (selection), since most nodes cut off after the first few.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Board, Color, Move, MoveList, Role};
+use shakmaty::{Board, Color, Move, MoveList};
 
 use super::history::History;
+use super::params::{piece_rank, MVV_WEIGHT};
 use super::see::see_ge;
 use super::tt::encode_move;
 
@@ -19,19 +20,6 @@ const KILLER_1: i32 = 1 << 22;
 const KILLER_2: i32 = KILLER_1 - 1;
 /// Captures that lose material in the exchange go after the quiet moves' best.
 const BAD_CAPTURE: i32 = -(1 << 20);
-
-/// Value of a role for capture ordering.
-#[inline]
-pub fn role_value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 1,
-        Role::Knight => 3,
-        Role::Bishop => 3,
-        Role::Rook => 5,
-        Role::Queen => 9,
-        Role::King => 20,
-    }
-}
 
 /// Captures, en passant and promotions: the moves quiescence search looks at.
 #[inline]
@@ -71,14 +59,14 @@ impl MovePicker {
             scores.push(if tt_move != 0 && encode_move(m) == tt_move {
                 TT_MOVE
             } else if is_tactical(m) {
-                let victim = m.capture().map_or(0, role_value);
-                let promo = m.promotion().map_or(0, role_value);
+                let victim = m.capture().map_or(0, piece_rank);
+                let promo = m.promotion().map_or(0, piece_rank);
                 let base = if see_ge(board, color, m, 0) {
                     CAPTURE
                 } else {
                     BAD_CAPTURE
                 };
-                base + 64 * (victim + promo) - role_value(m.role())
+                base + MVV_WEIGHT * (victim + promo) - piece_rank(m.role())
             } else if killers[0] == Some(*m) {
                 KILLER_1
             } else if killers[1] == Some(*m) {

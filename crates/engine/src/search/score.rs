@@ -12,6 +12,10 @@ pub const INFINITE: i32 = 32001;
 /// Values at or beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const DRAW: i32 = 0;
+/// Largest static evaluation: every evaluation is clamped to +-EVAL_MAX, so a young
+/// or random net can never produce a mate score, and every value fits the table's
+/// 16-bit fields.
+pub const EVAL_MAX: i32 = MATE_BOUND - 1;
 
 /// A score as UCI prints it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,15 +1,28 @@
-//! The search as a library: [`Searcher`] owns the transposition table, the per-thread
-//! memory and the options, and runs iterative deepening with aspiration windows,
-//! MultiPV and Lazy SMP helper threads. The UCI front end and `nnue-gen-sfen` both
-//! drive it through [`Searcher::search`].
+//! The search as a library: [`Searcher`] owns (or shares) the transposition table,
+//! the per-thread memory and the options, and runs iterative deepening with
+//! aspiration windows, MultiPV and Lazy SMP helper threads. Programs call
+//! [`Searcher::search`]; the UCI front end, which needs the stop flag, the info
+//! callback and the game history, calls [`Searcher::search_with`].
+//!
+//! # Stack
+//! The search recurses up to [`MAX_PLY`] plies with a position in every frame: run
+//! it on a thread with at least [`SEARCH_STACK_BYTES`] of stack (helper threads get
+//! that much; `nnue-gen-sfen`'s workers and the UCI search thread are spawned with it).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 
+use super::error::HashError;
+use super::eval_cache::EvalCache;
 use super::limits::{Limits, SearchControl};
 use super::movepick::MovePicker;
+use super::params::{
+    ASPIRATION_DELTA, ASPIRATION_FULL_WINDOW, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH,
+    STABILITY_SCALE,
+};
 use super::score::{Bound, Score, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::time::{budget, TimeBudget};
 use super::tt::{encode_move, TranspositionTable};
@@ -33,7 +46,24 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
+/// One MultiPV line of a completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    /// The root move (`pv[0]`).
+    pub mv: Move,
+    /// Internal units from the side to move at the root (mates as `MATE - plies`).
+    pub value: i32,
+    /// The iteration the line comes from.
+    pub depth: u32,
+    pub pv: Vec<Move>,
+}
+
 /// The outcome of a search.
+///
+/// `best_move`, `value`, `pv` and `lines` all come from the same completed
+/// iteration (`depth`), so `lines[0].mv == best_move` always: a node or time limit
+/// that cuts an iteration short never mixes its partial results in. Only when not
+/// even the first iteration completed are they the best the partial search has.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
     /// `None` only when the root has no legal move.
@@ -42,65 +72,106 @@ pub struct SearchResult {
     pub score: Score,
     /// Internal units from the side to move at the root (mates as `MATE - plies`).
     pub value: i32,
-    /// Last completed iteration.
+    /// Last completed iteration (0: none completed).
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<Move>,
+    /// The MultiPV lines, best first (at most `multipv` of them; empty only when
+    /// the root has no legal move).
+    pub lines: Vec<PvLine>,
 }
 
-/// Search threads' stack size: deep recursion with positions on the stack.
-const THREAD_STACK: usize = 32 << 20;
+/// What a search may use besides the position and the limits; all optional.
+#[derive(Default)]
+pub struct SearchContext<'a> {
+    /// Zobrist keys ([`key`]) of the game's positions before the root, oldest
+    /// first, for repetitions. Kept by the caller as the game goes, so that no call
+    /// re-hashes the whole game.
+    pub history: &'a [u64],
+    /// Stop and ponder flags flipped from another thread (`None`: never stopped
+    /// from outside).
+    pub control: Option<&'a SearchControl>,
+    /// Gets each completed iteration's lines, from the calling thread.
+    pub on_info: Option<&'a mut dyn FnMut(&Info)>,
+}
+
+/// Stack a thread needs to run a search (see the module documentation).
+pub const SEARCH_STACK_BYTES: usize = 32 << 20;
+/// Largest table accepted, in MiB.
+const HASH_MAX_MB: usize = 65536;
+/// Most search threads (and MultiPV lines).
+const THREADS_MAX: usize = 256;
+/// Time kept back per move unless the caller says otherwise.
+const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(10);
 
 /// The engine's search (see the module documentation).
 pub struct Searcher {
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
     threads: Vec<ThreadData>,
     multipv: usize,
     move_overhead: Duration,
     eval: EvalKind,
+    /// Per-thread evaluation cache size in MiB (0: none).
+    eval_cache_mb: usize,
 }
 
 impl Searcher {
     /// A searcher with a `hash_mb` MiB table, `threads` threads, classical eval.
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
+        Searcher::with_table(
+            Arc::new(TranspositionTable::new(hash_mb.clamp(1, HASH_MAX_MB))),
+            threads,
+        )
+    }
+
+    /// A searcher using `tt`, which other searchers may share (several generation
+    /// threads with one big table, as Stockfish's tools do). Sharing makes results
+    /// depend on the other searchers' timing.
+    pub fn with_table(tt: Arc<TranspositionTable>, threads: usize) -> Searcher {
         let eval = EvalKind::Classical;
-        let n = threads.clamp(1, 256);
         Searcher {
-            tt: TranspositionTable::new(hash_mb.clamp(1, 65536)),
-            threads: (0..n)
+            tt,
+            threads: (0..threads.clamp(1, THREADS_MAX))
                 .map(|_| ThreadData::new(Evaluator::new(&eval)))
                 .collect(),
             multipv: 1,
-            move_overhead: Duration::from_millis(10),
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
             eval,
+            eval_cache_mb: 0,
         }
     }
 
-    /// Reallocates (and so clears) the table. If `mb` MiB cannot be allocated the
-    /// old table stays and the error says so.
-    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+    /// The table, to share it with another searcher.
+    pub fn table(&self) -> Arc<TranspositionTable> {
+        self.tt.clone()
+    }
+
+    /// Replaces the table by a new private one of `mb` MiB (cleared). If `mb` MiB
+    /// cannot be allocated a 1 MiB table is used and the error says so.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), HashError> {
         // Free the old table first so that resizing near the memory limit works.
-        self.tt = TranspositionTable::new(1);
-        match TranspositionTable::try_new(mb.clamp(1, 65536)) {
-            Ok(tt) => {
-                self.tt = tt;
-                Ok(())
-            }
-            Err(e) => Err(format!("{e}; using 1 MiB")),
-        }
+        self.tt = Arc::new(TranspositionTable::new(1));
+        let tt = TranspositionTable::try_new(mb.clamp(1, HASH_MAX_MB))?;
+        self.tt = Arc::new(tt);
+        Ok(())
     }
 
     /// Number of search threads (the main one plus Lazy SMP helpers).
     pub fn set_threads(&mut self, n: usize) {
-        let n = n.clamp(1, 256);
+        let n = n.clamp(1, THREADS_MAX);
         let eval = self.eval.clone();
-        self.threads
-            .resize_with(n, || ThreadData::new(Evaluator::new(&eval)));
+        let cache_mb = self.eval_cache_mb;
+        self.threads.resize_with(n, || {
+            let mut td = ThreadData::new(Evaluator::new(&eval));
+            td.eval_cache = (cache_mb > 0).then(|| EvalCache::new(cache_mb));
+            td
+        });
     }
 
-    /// Lines reported (and root moves searched with a full window).
+    /// Lines searched with a full window and reported when [`Limits::multipv`] is
+    /// `None` (the UCI `MultiPV` option).
     pub fn set_multipv(&mut self, n: usize) {
-        self.multipv = n.clamp(1, 256);
+        self.multipv = n.clamp(1, THREADS_MAX);
     }
 
     /// Time kept in reserve per move for GUI and pipe latency.
@@ -108,12 +179,24 @@ impl Searcher {
         self.move_overhead = d;
     }
 
-    /// Switches the evaluation for all threads.
+    /// Switches the evaluation for all threads (emptying their evaluation caches).
     pub fn set_eval(&mut self, kind: EvalKind) {
         for td in &mut self.threads {
             td.evaluator = Evaluator::new(&kind);
+            if let Some(cache) = &mut td.eval_cache {
+                *cache = EvalCache::new(self.eval_cache_mb);
+            }
         }
         self.eval = kind;
+    }
+
+    /// An evaluation cache of `mb` MiB per thread (0: none, the default). Pays
+    /// when evaluations are expensive (NNUE) and positions recur across searches.
+    pub fn set_eval_cache(&mut self, mb: usize) {
+        self.eval_cache_mb = mb;
+        for td in &mut self.threads {
+            td.eval_cache = (mb > 0).then(|| EvalCache::new(mb));
+        }
     }
 
     /// The evaluation in use.
@@ -123,7 +206,18 @@ impl Searcher {
 
     /// Forgets everything learnt (new game, `Clear Hash`): table and histories.
     pub fn clear(&mut self) {
+        self.clear_table();
+        self.clear_history();
+    }
+
+    /// Empties the table (shared with other searchers if it is shared).
+    pub fn clear_table(&mut self) {
         self.tt.clear();
+    }
+
+    /// Forgets the move-ordering memory (killers, history) of every thread, keeping
+    /// the table: a new game for a searcher whose table is shared.
+    pub fn clear_history(&mut self) {
         for td in &mut self.threads {
             td.history.clear();
         }
@@ -134,38 +228,52 @@ impl Searcher {
         self.tt.hashfull()
     }
 
-    /// Searches `root`. `history` holds the game's earlier positions, oldest first
-    /// (for repetitions). Blocks until a limit is reached or `control.stop` is set;
-    /// with `infinite` or `ponder` it does not return before `stop` or a ponderhit.
-    /// `on_info` gets each completed iteration's lines, from the calling thread.
-    pub fn search(
+    /// The static evaluation of `pos` from the side to move (clamped below the mate
+    /// range, as everywhere in the search).
+    pub fn evaluate(&mut self, pos: &Chess) -> i32 {
+        let evaluator = &mut self.threads[0].evaluator;
+        evaluator.reset(pos);
+        evaluator.evaluate(pos)
+    }
+
+    /// The quiescence value of `pos` (captures, promotions, evasions until quiet),
+    /// full window. A position is quiet when this equals [`Searcher::evaluate`] and
+    /// it is not in check. `history` as in [`SearchContext::history`].
+    pub fn quiescence(&mut self, pos: &Chess, history: &[u64]) -> i32 {
+        let control = SearchControl::default();
+        let shared = shared(&self.tt, 1, &control, &Limits::default(), None);
+        let td = &mut self.threads[0];
+        td.evaluator.reset(pos);
+        let mut w = Worker::new(&shared, td, 0, history, key(pos));
+        w.qsearch_root(pos)
+    }
+
+    /// Searches `root` within `limits` with nothing else known (no earlier game
+    /// positions, no outside stop, no progress output).
+    pub fn search(&mut self, root: &Chess, limits: &Limits) -> SearchResult {
+        self.search_with(root, limits, SearchContext::default())
+    }
+
+    /// Searches `root` within `limits`. Blocks until a limit is reached or
+    /// `context.control.stop` is set; with `infinite` or `ponder` it does not return
+    /// before `stop` or a ponderhit.
+    pub fn search_with(
         &mut self,
         root: &Chess,
-        history: &[Chess],
         limits: &Limits,
-        control: &SearchControl,
-        on_info: &mut dyn FnMut(&Info),
+        context: SearchContext,
     ) -> SearchResult {
         let start = Instant::now();
+        let own_control = SearchControl::default();
+        let control = context.control.unwrap_or(&own_control);
+        let mut no_output = |_: &Info| {};
+        let on_info = context.on_info.unwrap_or(&mut no_output);
+        let game_keys = context.history;
         self.tt.new_search();
-        let game_keys: Vec<u64> = history.iter().map(key).collect();
         let root_key = key(root);
 
-        let tt_move = self.tt.probe(root_key).map_or(0, |e| e.mv);
-        let mut picker = MovePicker::new(
-            |list| {
-                *list = root.legal_moves();
-                if !limits.searchmoves.is_empty() {
-                    list.retain(|m| limits.searchmoves.contains(m));
-                }
-            },
-            tt_move,
-            &self.threads[0].history,
-            root.board(),
-            root.turn(),
-            0,
-        );
-        if picker.is_empty() {
+        let root_moves = self.root_moves(root, root_key, limits);
+        if root_moves.is_empty() {
             // Mate, stalemate or no allowed move: nothing to search. Still wait for
             // stop/ponderhit when asked to, as UCI requires.
             wait_for_release(limits, control);
@@ -182,33 +290,21 @@ impl Searcher {
                 depth: 0,
                 nodes: 0,
                 pv: Vec::new(),
+                lines: Vec::new(),
             };
         }
-        let mut root_moves = Vec::with_capacity(picker.len());
-        while let Some(m) = picker.next_move() {
-            root_moves.push(RootMove {
-                mv: m,
-                score: -INFINITE,
-                pv: vec![m],
-                seldepth: 0,
-            });
-        }
+        let mut root_moves = root_moves;
 
         let time = budget(limits, root.turn(), self.move_overhead);
-        let shared = Shared {
-            tt: &self.tt,
-            stop: AtomicBool::new(false),
-            nodes: (0..self.threads.len()).map(|_| AtomicU64::new(0)).collect(),
-            control,
-            start,
-            budget: time,
-            node_limit: limits.nodes,
-            infinite: limits.infinite,
-        };
+        let shared = shared(&self.tt, self.threads.len(), control, limits, time);
         let max_depth = limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
             d.clamp(1, MAX_PLY as u32 - 4) as i32
         });
-        let multipv = self.multipv.min(root_moves.len());
+        let multipv = limits
+            .multipv
+            .unwrap_or(self.multipv)
+            .clamp(1, THREADS_MAX)
+            .min(root_moves.len());
         let single_move = root_moves.len() == 1;
 
         let (main_td, helpers) = self.threads.split_first_mut().expect("at least one thread");
@@ -216,9 +312,8 @@ impl Searcher {
             for (i, td) in helpers.iter_mut().enumerate() {
                 let shared = &shared;
                 let mut moves = root_moves.clone();
-                let game_keys = &game_keys;
                 let spawned = std::thread::Builder::new()
-                    .stack_size(THREAD_STACK)
+                    .stack_size(SEARCH_STACK_BYTES)
                     .spawn_scoped(scope, move || {
                         td.evaluator.reset(root);
                         let mut w = Worker::new(shared, td, i + 1, game_keys, root_key);
@@ -231,7 +326,7 @@ impl Searcher {
                 }
             }
             main_td.evaluator.reset(root);
-            let mut w = Worker::new(&shared, main_td, 0, &game_keys, root_key);
+            let mut w = Worker::new(&shared, main_td, 0, game_keys, root_key);
             let result = main_loop(
                 &mut w,
                 root,
@@ -252,7 +347,7 @@ impl Searcher {
         });
 
         let nodes = shared.total_nodes();
-        let best = &root_moves[0];
+        let best = &outcome.lines[0];
         let ponder_move = best
             .pv
             .get(1)
@@ -261,12 +356,41 @@ impl Searcher {
         SearchResult {
             best_move: Some(best.mv),
             ponder_move,
-            score: Score::from_value(outcome.value),
-            value: outcome.value,
+            score: Score::from_value(best.value),
+            value: best.value,
             depth: outcome.depth as u32,
             nodes,
             pv: best.pv.clone(),
+            lines: outcome.lines,
         }
+    }
+
+    /// The legal root moves (restricted to `searchmoves`), table move first.
+    fn root_moves(&self, root: &Chess, root_key: u64, limits: &Limits) -> Vec<RootMove> {
+        let tt_move = self.tt.probe(root_key).map_or(0, |e| e.mv);
+        let mut picker = MovePicker::new(
+            |list| {
+                *list = root.legal_moves();
+                if !limits.searchmoves.is_empty() {
+                    list.retain(|m| limits.searchmoves.contains(m));
+                }
+            },
+            tt_move,
+            &self.threads[0].history,
+            root.board(),
+            root.turn(),
+            0,
+        );
+        let mut root_moves = Vec::with_capacity(picker.len());
+        while let Some(m) = picker.next_move() {
+            root_moves.push(RootMove {
+                mv: m,
+                score: -INFINITE,
+                pv: vec![m],
+                seldepth: 0,
+            });
+        }
+        root_moves
     }
 
     /// The table's move for the position after `best` (when the line is one move).
@@ -284,6 +408,26 @@ impl Searcher {
     }
 }
 
+/// What the `threads` threads of one search share.
+fn shared<'a>(
+    tt: &'a TranspositionTable,
+    threads: usize,
+    control: &'a SearchControl,
+    limits: &Limits,
+    budget: Option<TimeBudget>,
+) -> Shared<'a> {
+    Shared {
+        tt,
+        stop: AtomicBool::new(false),
+        nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        control,
+        start: Instant::now(),
+        budget,
+        node_limit: limits.nodes,
+        infinite: limits.infinite,
+    }
+}
+
 struct MainParams<'a> {
     max_depth: i32,
     multipv: usize,
@@ -293,9 +437,23 @@ struct MainParams<'a> {
     start: Instant,
 }
 
+/// The last completed iteration's lines (or the partial first one's best).
 struct Outcome {
-    value: i32,
     depth: i32,
+    lines: Vec<PvLine>,
+}
+
+/// The first `n` root moves as lines of iteration `depth`.
+fn lines_of(moves: &[RootMove], n: usize, depth: i32) -> Vec<PvLine> {
+    moves[..n]
+        .iter()
+        .map(|m| PvLine {
+            mv: m.mv,
+            value: m.score,
+            depth: depth.max(0) as u32,
+            pv: m.pv.clone(),
+        })
+        .collect()
 }
 
 /// Iterative deepening on the main thread: reports lines and decides when to stop.
@@ -306,9 +464,9 @@ fn main_loop(
     p: MainParams,
     on_info: &mut dyn FnMut(&Info),
 ) -> Outcome {
-    let mut outcome = Outcome { value: 0, depth: 0 };
+    let mut outcome: Option<Outcome> = None;
     let mut last_best = None;
-    let mut stable_iterations = 0;
+    let mut stable_iterations = 0usize;
     for depth in 1..=p.max_depth {
         for pv_index in 0..p.multipv {
             aspiration(w, root, moves, pv_index, depth);
@@ -317,20 +475,16 @@ fn main_loop(
             }
         }
         if w.stopped() {
-            // An interrupted iteration: root moves searched fully in it sort first
-            // with real scores; the others keep the previous order, so moves[0] is
-            // the best move known either way.
-            if moves[0].score > -INFINITE {
-                outcome.value = moves[0].score;
-            }
+            // An interrupted iteration is dropped: its lines could disagree with
+            // each other and with the best move.
             break;
         }
         moves[..p.multipv].sort_by_key(|m| std::cmp::Reverse(m.score));
         w.completed_depth = depth;
-        outcome = Outcome {
-            value: moves[0].score,
+        outcome = Some(Outcome {
             depth,
-        };
+            lines: lines_of(moves, p.multipv, depth),
+        });
         report(w, moves, p.multipv, depth, p.start, on_info);
         if w.stopped() {
             break;
@@ -355,12 +509,7 @@ fn main_loop(
                     stable_iterations = 0;
                 }
                 // A stable best move needs less time; a changing one more.
-                let scale = match stable_iterations {
-                    0 => 1.3,
-                    1 => 1.0,
-                    2 => 0.8,
-                    _ => 0.6,
-                };
+                let scale = STABILITY_SCALE[stable_iterations.min(STABILITY_SCALE.len() - 1)];
                 if p.start.elapsed().as_secs_f64() > t.optimum.as_secs_f64() * scale {
                     break;
                 }
@@ -374,14 +523,25 @@ fn main_loop(
         w.shared_stop();
         wait_for_release(p.limits, w.control());
     }
-    outcome
+    outcome.unwrap_or_else(|| partial_outcome(moves))
+}
+
+/// Not even iteration 1 completed (a tiny node limit, an early stop): root moves
+/// searched fully in it sort first with real scores and the others keep the move
+/// ordering, so `moves[0]` is the best known; it is the one line returned.
+fn partial_outcome(moves: &[RootMove]) -> Outcome {
+    let mut lines = lines_of(moves, 1, 0);
+    if lines[0].value == -INFINITE {
+        lines[0].value = 0;
+    }
+    Outcome { depth: 0, lines }
 }
 
 /// One root search of line `pv_index` with an aspiration window around its last value.
 fn aspiration(w: &mut Worker, root: &Chess, moves: &mut [RootMove], pv_index: usize, depth: i32) {
     let previous = moves[pv_index].score;
-    let mut delta = 30;
-    let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+    let mut delta = ASPIRATION_DELTA;
+    let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
         (
             (previous - delta).max(-INFINITE),
             (previous + delta).min(INFINITE),
@@ -406,8 +566,8 @@ fn aspiration(w: &mut Worker, root: &Chess, moves: &mut [RootMove], pv_index: us
         } else {
             return;
         }
-        delta += delta / 2 + 10;
-        if delta > 1000 {
+        delta += delta / 2 + ASPIRATION_GROWTH;
+        if delta > ASPIRATION_FULL_WINDOW {
             alpha = -INFINITE;
             beta = INFINITE;
         }

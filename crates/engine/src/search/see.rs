@@ -6,18 +6,7 @@
 
 use shakmaty::{attacks, Bitboard, Board, Color, Move, Role};
 
-/// Exchange values of the roles (king: effectively infinite).
-#[inline]
-fn value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 208,
-        Role::Knight => 850,
-        Role::Bishop => 910,
-        Role::Rook => 1380,
-        Role::Queen => 2680,
-        Role::King => 20000,
-    }
-}
+use super::params::piece_value as value;
 
 /// Whether `m` by `us` wins at least `threshold` in the exchange it starts.
 /// Castling, en passant and promotions count as good (they are rare and mostly are).

@@ -11,14 +11,12 @@ use shakmaty::Color;
 
 use super::limits::Limits;
 
-/// Moves we assume are left in the game when the GUI does not say (with an
-/// increment, which refills the clock).
-const DEFAULT_MOVES_TO_GO: u32 = 30;
-/// The same without increment (sudden death): spend more slowly, since every move's
-/// GUI latency comes out of a clock that never grows back.
-const SUDDEN_DEATH_MOVES_TO_GO: u32 = 50;
+use super::params::{DEFAULT_MOVES_TO_GO, SAFETY_MS, SUDDEN_DEATH_MOVES_TO_GO};
+
 /// Kept back on every move on top of the move overhead (process scheduling, pipes).
-const SAFETY: Duration = Duration::from_millis(5);
+/// Without increment (sudden death) the budget assumes more moves to go, since
+/// every move's GUI latency comes out of a clock that never grows back.
+const SAFETY: Duration = Duration::from_millis(SAFETY_MS);
 
 /// The time budget of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use shakmaty::{Move, Role};
 
+use super::error::HashError;
 use super::score::Bound;
 
 const BUCKET: usize = 4;
@@ -51,12 +52,12 @@ impl TranspositionTable {
 
     /// A table of about `mb` MiB, or an error if the memory is not available (a
     /// `Hash` value larger than the machine must not abort the engine).
-    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, HashError> {
         let count = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets
             .try_reserve_exact(count)
-            .map_err(|e| format!("cannot allocate a {mb} MiB hash table: {e}"))?;
+            .map_err(|source| HashError::Alloc { mb, source })?;
         buckets.resize_with(count, Bucket::default);
         Ok(TranspositionTable {
             buckets,

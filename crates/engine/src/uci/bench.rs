@@ -9,7 +9,7 @@ use shakmaty::{fen::Fen, CastlingMode, Chess};
 
 use super::output::{format_info, Output};
 use crate::eval::EvalKind;
-use crate::search::{Limits, SearchControl, Searcher};
+use crate::search::{Info, Limits, SearchContext, SearchControl, Searcher};
 
 /// Depth used when `bench` is given none.
 pub const DEFAULT_DEPTH: u32 = 13;
@@ -84,9 +84,13 @@ pub fn run(depth: u32, eval: &EvalKind, out: &Output) -> BenchResult {
         ));
         searcher.clear();
         let mut last = None;
-        let result = searcher.search(pos, &[], &limits, &control, &mut |info| {
-            last = Some(format_info(info))
-        });
+        let mut on_info = |info: &Info| last = Some(format_info(info));
+        let context = SearchContext {
+            control: Some(&control),
+            on_info: Some(&mut on_info),
+            ..SearchContext::default()
+        };
+        let result = searcher.search_with(pos, &limits, context);
         if let Some(line) = last {
             out.line(&line);
         }

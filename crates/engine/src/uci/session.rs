@@ -19,7 +19,7 @@ use super::{bench, display, eval_report, go};
 use crate::default_net::{self, DEFAULT_EVAL_FILE};
 use crate::eval::EvalKind;
 use crate::perft;
-use crate::search::{SearchControl, Searcher};
+use crate::search::{SearchContext, SearchControl, Searcher};
 
 /// A search running on its own thread.
 struct Running {
@@ -242,7 +242,7 @@ impl Session {
         match change {
             OptionChange::Hash(mb) => self
                 .with_searcher("setoption", |s| s.set_hash(mb))?
-                .map_err(UciError::SetOption),
+                .map_err(|e| UciError::SetOption(e.to_string())),
             OptionChange::Threads(n) => self.with_searcher("setoption", |s| s.set_threads(n)),
             OptionChange::MultiPv(n) => self.with_searcher("setoption", |s| s.set_multipv(n)),
             OptionChange::MoveOverhead(ms) => self.with_searcher("setoption", |s| {
@@ -357,16 +357,16 @@ impl Session {
         let thread_done = done.clone();
         let spawned = std::thread::Builder::new()
             .name("search".to_string())
-            .stack_size(64 << 20)
+            .stack_size(crate::search::SEARCH_STACK_BYTES)
             .spawn(move || {
                 let mut on_info = |info: &crate::search::Info| out.line(&format_info(info));
-                let result = searcher.search(
-                    &game.current,
-                    &game.history,
-                    &limits,
-                    &thread_control,
-                    &mut on_info,
-                );
+                let history: Vec<u64> = game.history.iter().map(crate::search::key).collect();
+                let context = SearchContext {
+                    history: &history,
+                    control: Some(&thread_control),
+                    on_info: Some(&mut on_info),
+                };
+                let result = searcher.search_with(&game.current, &limits, context);
                 thread_done.store(true, Ordering::SeqCst);
                 out.line(&format_bestmove(&result));
                 searcher

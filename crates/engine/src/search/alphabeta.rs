@@ -1,0 +1,350 @@
+//! Principal variation search of the nodes below the root, in named phases:
+//! draws and terminal checks, mate-distance pruning, the table probe, the static
+//! evaluation, pruning before any move is searched (reverse futility, null move),
+//! internal iterative reduction, then the move loop (move-count, SEE and futility
+//! pruning, late-move reductions, PVS re-searches, history on cutoffs), and the
+//! table store.
+
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::movepick::{is_tactical, MovePicker};
+use super::params::*;
+use super::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use super::see::see_ge;
+use super::worker::{tt_cutoff, Worker};
+
+/// A node's window and circumstances, fixed before its moves are searched.
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    pub depth: i32,
+    pub alpha: i32,
+    pub beta: i32,
+    pub ply: usize,
+    pub pv_node: bool,
+    pub in_check: bool,
+    pub static_eval: i32,
+    pub us: Color,
+}
+
+/// Quiet moves that failed to cut before the one that did (history penalties).
+const QUIETS_REMEMBERED: usize = 32;
+
+impl Worker<'_, '_> {
+    /// Principal variation search of a non-root node.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn search(
+        &mut self,
+        pos: &Chess,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        null_ok: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, 0, None);
+        }
+        self.enter(ply);
+        if self.stopped {
+            return 0;
+        }
+        let in_check = pos.is_check();
+        if let Some(v) = self.draw_or_horizon(pos, in_check, ply) {
+            return v;
+        }
+        // Mate distance pruning: no line here can beat a shorter mate already found.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let key = self.current_key();
+        let tt = self.shared.tt.probe(key);
+        if let Some(e) = tt {
+            if !pv_node && e.depth >= depth {
+                if let Some(v) = tt_cutoff(&e, ply, alpha, beta) {
+                    return v;
+                }
+            }
+        }
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            match tt {
+                Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
+                _ => self.evaluate(pos),
+            }
+        };
+        let tt_move = tt.map_or(0, |e| e.mv);
+        let node = Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            pv_node,
+            in_check,
+            static_eval,
+            us: pos.turn(),
+        };
+        if !pv_node && !in_check {
+            if let Some(v) = self.prune_before_moves(pos, &node, null_ok) {
+                return v;
+            }
+        }
+        // Internal iterative reduction: without a table move this node was not
+        // searched before; search it shallower first.
+        if tt_move == 0 && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
+        }
+        let node = Node { depth, ..node };
+        let (best, best_move) = match self.search_moves(pos, &node, tt_move) {
+            Ok(result) => result,
+            Err(terminal) => return terminal,
+        };
+        if self.stopped {
+            return 0;
+        }
+        let stored_eval = if in_check { 0 } else { static_eval };
+        self.store(key, best, (alpha, beta), best_move, stored_eval, depth, ply);
+        best
+    }
+
+    /// Counts the node and clears its line.
+    #[inline]
+    fn enter(&mut self, ply: usize) {
+        self.td.pv_len[ply] = ply;
+        self.tick();
+        self.seldepth = self.seldepth.max(ply);
+    }
+
+    /// Draw by repetition, material or fifty moves (unless this move mated), or the
+    /// static value at the maximum ply.
+    fn draw_or_horizon(&mut self, pos: &Chess, in_check: bool, ply: usize) -> Option<i32> {
+        if self.is_repetition(pos.halfmoves()) || pos.is_insufficient_material() {
+            return Some(DRAW);
+        }
+        if pos.halfmoves() >= 100 && (!in_check || !pos.legal_moves().is_empty()) {
+            return Some(DRAW);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(self.evaluate(pos));
+        }
+        None
+    }
+
+    /// Reverse futility and null-move pruning (non-PV nodes not in check).
+    fn prune_before_moves(&mut self, pos: &Chess, node: &Node, null_ok: bool) -> Option<i32> {
+        let (depth, beta, eval) = (node.depth, node.beta, node.static_eval);
+        // Reverse futility: far above beta at low depth, assume it holds.
+        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta && eval < MATE_BOUND {
+            return Some(eval);
+        }
+        // Null move: if passing still beats beta, a real move will too (not with
+        // only pawns left, where zugzwang is common).
+        if null_ok && depth >= NMP_MIN_DEPTH && eval >= beta && has_pieces(pos, node.us) {
+            return self.null_move(pos, node);
+        }
+        None
+    }
+
+    fn null_move(&mut self, pos: &Chess, node: &Node) -> Option<i32> {
+        let null_pos = pos.clone().swap_turn().ok()?;
+        let beta = node.beta;
+        let r = NMP_BASE
+            + node.depth / NMP_DEPTH_DIVISOR
+            + ((node.static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+        self.td.evaluator.push_null();
+        self.keys.push(super::worker::key(&null_pos));
+        let v = -self.search(
+            &null_pos,
+            node.depth - 1 - r,
+            -beta,
+            -beta + 1,
+            node.ply + 1,
+            false,
+            false,
+        );
+        self.keys.pop();
+        self.td.evaluator.pop();
+        if self.stopped {
+            return Some(0);
+        }
+        (v >= beta).then_some(if v >= MATE_BOUND { beta } else { v })
+    }
+
+    /// The move loop. `Err` carries the value of a node without legal moves (mate
+    /// or stalemate); `Ok` the best value and move (none if all failed low).
+    fn search_moves(
+        &mut self,
+        pos: &Chess,
+        node: &Node,
+        tt_move: u16,
+    ) -> Result<(i32, Option<Move>), i32> {
+        let (ply, depth) = (node.ply, node.depth);
+        self.td.history.clear_killers(ply + 1);
+        let mut picker = MovePicker::new(
+            |list| *list = pos.legal_moves(),
+            tt_move,
+            &self.td.history,
+            pos.board(),
+            node.us,
+            ply,
+        );
+        if picker.is_empty() {
+            return Err(if node.in_check {
+                -MATE + ply as i32
+            } else {
+                DRAW
+            });
+        }
+        let mut alpha = node.alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut quiets: [Option<Move>; QUIETS_REMEMBERED] = [None; QUIETS_REMEMBERED];
+        let mut quiet_count = 0;
+        let mut index = 0usize;
+        while let Some(m) = picker.next_move() {
+            index += 1;
+            let quiet = !is_tactical(&m);
+            if self.skip_before_make(pos, node, &m, index, best) {
+                continue;
+            }
+            let child = self.make(pos, m);
+            let gives_check = child.is_check();
+            if self.futile(node, quiet, gives_check, alpha, best) {
+                self.unmake();
+                continue;
+            }
+            let v = self.search_child(&child, node, m, index, alpha, gives_check);
+            self.unmake();
+            if self.stopped {
+                return Ok((0, None));
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    alpha = v;
+                    if node.pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= node.beta {
+                        if quiet {
+                            let tried: Vec<Move> =
+                                quiets[..quiet_count].iter().map_while(|q| *q).collect();
+                            self.td.history.reward(node.us, ply, depth, &m, &tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiet_count < quiets.len() {
+                quiets[quiet_count] = Some(m);
+                quiet_count += 1;
+            }
+        }
+        // Every move was pruned: fall back to a value below alpha.
+        Ok((if best == -INFINITE { alpha } else { best }, best_move))
+    }
+
+    /// Move-count pruning of late quiet moves and SEE pruning of losing captures.
+    fn skip_before_make(
+        &self,
+        pos: &Chess,
+        node: &Node,
+        m: &Move,
+        index: usize,
+        best: i32,
+    ) -> bool {
+        if node.pv_node || node.in_check || best <= -MATE_BOUND {
+            return false;
+        }
+        let depth = node.depth;
+        if !is_tactical(m) {
+            depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + LMP_FACTOR * depth * depth
+        } else {
+            depth <= SEE_MAX_DEPTH && !see_ge(pos.board(), node.us, m, SEE_MARGIN * depth)
+        }
+    }
+
+    /// Futility: a quiet, non-checking move that cannot lift the static value to alpha.
+    fn futile(&self, node: &Node, quiet: bool, gives_check: bool, alpha: i32, best: i32) -> bool {
+        let prunable = !node.pv_node && !node.in_check && quiet && best > -MATE_BOUND;
+        prunable
+            && !gives_check
+            && node.depth <= FUTILITY_MAX_DEPTH
+            && node.static_eval + FUTILITY_BASE + FUTILITY_MARGIN * node.depth <= alpha
+    }
+
+    /// Searches one child: the first move with the full window, later ones with a
+    /// null window, reduced if late and quiet, re-searched when they beat alpha.
+    fn search_child(
+        &mut self,
+        child: &Chess,
+        node: &Node,
+        m: Move,
+        index: usize,
+        alpha: i32,
+        gives_check: bool,
+    ) -> i32 {
+        let (ply, beta, pv_node) = (node.ply, node.beta, node.pv_node);
+        let extension =
+            i32::from(gives_check && (ply as i32) < CHECK_EXTENSION_PLY_FACTOR * self.root_depth);
+        let new_depth = node.depth - 1 + extension;
+        if index == 1 {
+            return -self.search(child, new_depth, -beta, -alpha, ply + 1, pv_node, true);
+        }
+        let r = self.reduction(node, &m, index, gives_check, new_depth);
+        let mut v = -self.search(
+            child,
+            new_depth - r,
+            -alpha - 1,
+            -alpha,
+            ply + 1,
+            false,
+            true,
+        );
+        if v > alpha && r > 0 {
+            v = -self.search(child, new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+        }
+        if pv_node && v > alpha && v < beta {
+            v = -self.search(child, new_depth, -beta, -alpha, ply + 1, true, true);
+        }
+        v
+    }
+
+    /// Late-move reduction of a quiet move (less in PV nodes, in check, for
+    /// killers and for moves with a good history).
+    fn reduction(
+        &self,
+        node: &Node,
+        m: &Move,
+        index: usize,
+        gives_check: bool,
+        new_depth: i32,
+    ) -> i32 {
+        let depth = node.depth;
+        let quiet = !is_tactical(m);
+        if depth < LMR_MIN_DEPTH || !quiet || index <= 1 + usize::from(node.pv_node) || gives_check
+        {
+            return 0;
+        }
+        let mut r = self.lmr[depth.min(63) as usize][index.min(63)] as i32;
+        r -= i32::from(node.pv_node);
+        r -= i32::from(node.in_check);
+        if self.td.history.killers(node.ply).contains(&Some(*m)) {
+            r -= 1;
+        }
+        r -= self.td.history.score(node.us, m) / LMR_HISTORY_DIVISOR;
+        r.clamp(0, new_depth - 1)
+    }
+}
+
+/// Whether `color` has a piece other than pawns and king (null move is unsafe in
+/// pawn endings because of zugzwang).
+#[inline]
+fn has_pieces(pos: &Chess, color: Color) -> bool {
+    let b = pos.board();
+    (b.by_color(color) & !(b.pawns() | b.kings())).any()
+}

@@ -1,0 +1,164 @@
+//! Quiescence search, in named phases: terminal checks and the table probe, stand
+//! pat (or all evasions when in check), the capture loop with delta and SEE
+//! pruning, and the table store.
+//!
+//! Only captures and queen promotions are searched (all evasions in check), so the
+//! static evaluation is only trusted in quiet positions. Past [`RECAPTURES_FROM`]
+//! plies inside quiescence only recaptures are tried, so that nets that do not
+//! (yet) value material cannot make it explode on positions full of even trades.
+
+use shakmaty::{Chess, Move, Position, Square};
+
+use super::captures::legal_captures;
+use super::movepick::{is_tactical, MovePicker};
+use super::params::{piece_value, DELTA_MARGIN, RECAPTURES_FROM};
+use super::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use super::see::see_ge;
+use super::worker::{tt_cutoff, Worker};
+
+/// How a quiescence node starts: its moves, and the stand-pat value (`-INFINITE`
+/// in check). Built in place once per node (inlined), like `MovePicker::new`'s
+/// result, so the large variant is not boxed.
+#[allow(clippy::large_enum_variant)]
+enum Start {
+    /// The value is decided without searching moves.
+    Done(i32),
+    Search {
+        picker: MovePicker,
+        stand_pat: i32,
+    },
+}
+
+impl Worker<'_, '_> {
+    /// Quiescence search at `ply`, `qply` plies into quiescence; `last_to` is the
+    /// previous move's destination (for the recapture-only phase).
+    pub(super) fn qsearch(
+        &mut self,
+        pos: &Chess,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+        last_to: Option<Square>,
+    ) -> i32 {
+        self.td.pv_len[ply.min(MAX_PLY)] = ply.min(MAX_PLY);
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if pos.is_insufficient_material() {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(pos);
+        }
+        let key = self.current_key();
+        let tt = self.shared.tt.probe(key);
+        if let Some(v) = tt.and_then(|e| tt_cutoff(&e, ply, alpha, beta)) {
+            return v;
+        }
+        let in_check = pos.is_check();
+        let tt_move = tt.map_or(0, |e| e.mv);
+        let tt_eval = tt.map(|e| e.eval).filter(|e| e.abs() < MATE_BOUND);
+        let (mut picker, stand_pat) =
+            match self.q_start(pos, in_check, tt_move, tt_eval, beta, ply, qply, last_to) {
+                Start::Done(v) => return v,
+                Start::Search { picker, stand_pat } => (picker, stand_pat),
+            };
+        let mut best = stand_pat;
+        let mut best_move = None;
+        let mut a = alpha.max(stand_pat);
+        while let Some(m) = picker.next_move() {
+            if self.q_skip(pos, &m, in_check, stand_pat, a, best) {
+                continue;
+            }
+            let child = self.make(pos, m);
+            let v = -self.qsearch(&child, -beta, -a, ply + 1, qply + 1, Some(m.to()));
+            self.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > a {
+                    a = v;
+                    best_move = Some(m);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let stored_eval = if in_check { 0 } else { stand_pat };
+        self.store(key, best, (alpha, beta), best_move, stored_eval, 0, ply);
+        best
+    }
+
+    /// In check: all evasions (mate if none). Otherwise stand pat, cutting at once
+    /// when it reaches beta, then the captures (recaptures only when deep).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn q_start(
+        &mut self,
+        pos: &Chess,
+        in_check: bool,
+        tt_move: u16,
+        tt_eval: Option<i32>,
+        beta: i32,
+        ply: usize,
+        qply: u32,
+        last_to: Option<Square>,
+    ) -> Start {
+        let (board, turn) = (pos.board(), pos.turn());
+        if in_check {
+            let fill = |list: &mut shakmaty::MoveList| *list = pos.legal_moves();
+            let picker = MovePicker::new(fill, tt_move, &self.td.history, board, turn, ply);
+            if picker.is_empty() {
+                return Start::Done(-MATE + ply as i32);
+            }
+            return Start::Search {
+                picker,
+                stand_pat: -INFINITE,
+            };
+        }
+        let stand_pat = match tt_eval {
+            Some(e) => e,
+            None => self.evaluate(pos),
+        };
+        if stand_pat >= beta {
+            return Start::Done(stand_pat);
+        }
+        let fill = |list: &mut shakmaty::MoveList| {
+            legal_captures(pos, list);
+            if qply >= RECAPTURES_FROM {
+                list.retain(|m| m.is_capture() && Some(m.to()) == last_to);
+            }
+        };
+        let picker = MovePicker::new(fill, tt_move, &self.td.history, board, turn, ply);
+        Start::Search { picker, stand_pat }
+    }
+
+    /// Moves not worth searching: in check, quiet evasions once one evasion holds
+    /// (chained with checking captures they blow up the tree); otherwise captures
+    /// that cannot reach alpha even winning the victim for free (delta pruning) or
+    /// that lose material (SEE).
+    fn q_skip(
+        &self,
+        pos: &Chess,
+        m: &Move,
+        in_check: bool,
+        stand_pat: i32,
+        alpha: i32,
+        best: i32,
+    ) -> bool {
+        if in_check {
+            return best > -MATE_BOUND && !is_tactical(m);
+        }
+        if m.promotion().is_some() {
+            return false;
+        }
+        let gain = m.capture().map_or(0, piece_value);
+        stand_pat + gain + DELTA_MARGIN <= alpha || !see_ge(pos.board(), pos.turn(), m, 0)
+    }
+}

@@ -1,0 +1,100 @@
+//! Opening book: a text file with one FEN or EPD position per line, shuffled by the
+//! seed. Every worker walks the shuffled list with its own stride, so workers and
+//! shards start from different openings and each stays reproducible.
+
+use std::path::Path;
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+
+use super::error::GenerateError;
+use super::rng::{mix, GenRng};
+
+/// Salt that separates the book's shuffle from the workers' streams.
+const BOOK_SALT: u64 = 0xB00C_5A17;
+
+/// The book's positions, in the seed's order.
+#[derive(Clone, Debug)]
+pub struct Book {
+    positions: Vec<Chess>,
+}
+
+impl Book {
+    /// Reads and checks every line of `path` (empty lines and `#` comments skipped).
+    pub fn load(path: &Path, seed: u64) -> Result<Book, GenerateError> {
+        let text = std::fs::read_to_string(path).map_err(|source| GenerateError::Read {
+            file: path.to_path_buf(),
+            source,
+        })?;
+        let mut positions = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let pos = parse_line(line).map_err(|problem| GenerateError::BookLine {
+                file: path.to_path_buf(),
+                line: i + 1,
+                problem,
+            })?;
+            positions.push(pos);
+        }
+        if positions.is_empty() {
+            return Err(GenerateError::EmptyBook(path.to_path_buf()));
+        }
+        GenRng::new(mix(seed ^ BOOK_SALT)).shuffle(&mut positions);
+        Ok(Book { positions })
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Whether the book is empty (never, once loaded).
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// Position `n` of the cyclic order.
+    pub fn get(&self, n: u64) -> &Chess {
+        &self.positions[(n % self.positions.len() as u64) as usize]
+    }
+}
+
+/// A FEN (6 fields) or EPD (4 fields, then optional operations) line.
+fn parse_line(line: &str) -> Result<Chess, String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() < 4 {
+        return Err(format!(
+            "'{line}' has {} fields, expected at least 4",
+            fields.len()
+        ));
+    }
+    let counters_given =
+        fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
+    let fen_text = if counters_given {
+        fields[..6].join(" ")
+    } else {
+        format!("{} 0 1", fields[..4].join(" "))
+    };
+    let fen: Fen = fen_text.parse().map_err(|e| format!("'{fen_text}': {e}"))?;
+    fen.into_position(CastlingMode::Standard)
+        .map_err(|e| format!("'{fen_text}': {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Position;
+
+    #[test]
+    fn fen_and_epd_lines() {
+        let fen = parse_line("4k3/8/8/8/8/8/8/4K2R w K - 3 20").unwrap();
+        assert_eq!(fen.halfmoves(), 3);
+        let epd = parse_line("4k3/8/8/8/8/8/8/4K2R w K - bm O-O; id \"x\";").unwrap();
+        assert_eq!(epd.halfmoves(), 0);
+        assert!(parse_line("4k3/8/8 w").is_err());
+        assert!(parse_line("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
+    }
+}

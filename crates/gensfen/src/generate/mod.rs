@@ -1,0 +1,252 @@
+//! `nnue-gen-sfen generate`: self-play training data as Stockfish tools'
+//! `generate_training_data` makes it (formats.md section 3), with the differences
+//! listed in docs/GENSFEN.md.
+//!
+//! Each worker thread plays its own games with its own one-thread [`Searcher`] and
+//! its own random stream; finished games go over a crossbeam channel to the writer
+//! (the calling thread), which writes exactly `--loop` records, shows progress and
+//! watches for Ctrl-C / SIGTERM and `--max-time-*`. Stopping discards the games in
+//! progress, so the file holds whole games' records only.
+
+pub mod book;
+pub mod dedup;
+pub mod error;
+pub mod game;
+pub mod options;
+pub mod progress;
+pub mod random_move;
+pub mod rng;
+pub mod summary;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use crossbeam::channel::{bounded, Receiver, RecvTimeoutError, Sender};
+use nnue_core::nnue::Network;
+use nnue_engine::eval::EvalKind;
+use nnue_engine::search::{SearchControl, Searcher, SEARCH_STACK_BYTES};
+use shakmaty::Chess;
+
+use crate::writer::{check_output, check_parts, open_sink, RecordSink, RotatingSink};
+use book::Book;
+use dedup::Dedup;
+use error::GenerateError;
+use game::{Game, GameEnd, Player};
+use options::{EvalChoice, GenConfig, GenerateArgs};
+use progress::Progress;
+use rng::{worker_seed, GenRng};
+use summary::Summary;
+
+/// Games buffered per worker between the workers and the writer.
+const QUEUE_GAMES_PER_WORKER: usize = 4;
+/// Evaluation cache per worker with `--use-eval-hash`, MiB.
+const EVAL_CACHE_MB: usize = 8;
+/// How often the writer looks at the interrupt flag and the clock.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Set by the Ctrl-C / SIGTERM handler of the `nnue-gen-sfen` binary.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C / SIGTERM handler (once per process): the first signal
+/// asks the run to stop cleanly, a second one exits at once.
+pub fn install_interrupt_handler() -> Result<(), String> {
+    static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            ctrlc::set_handler(|| {
+                if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                    std::process::exit(130);
+                }
+            })
+            .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))
+        })
+        .clone()
+}
+
+/// Checks `args`, then generates; `interrupt` stops the run cleanly when set.
+pub fn generate(args: &GenerateArgs, interrupt: &AtomicBool) -> Result<Summary, GenerateError> {
+    let clock_seed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let config = args.resolve(clock_seed)?;
+    // Everything that can fail on bad input fails before the output is touched.
+    match config.save_every {
+        Some(every) => check_parts(&config.output, config.output_mode, every, config.count)?,
+        None => check_output(&config.output, config.output_mode)?,
+    }
+    let book = config
+        .book
+        .as_deref()
+        .map(|p| Book::load(p, config.seed))
+        .transpose()?;
+    let eval = load_eval(&config.eval)?;
+    let searchers = (0..config.threads)
+        .map(|_| new_searcher(&config, &eval))
+        .collect::<Result<Vec<_>, _>>()?;
+    let sink: Box<dyn RecordSink> = match config.save_every {
+        Some(every) => Box::new(RotatingSink::open(
+            &config.output,
+            config.output_mode,
+            every,
+        )?),
+        None => open_sink(&config.output, config.output_mode)?,
+    };
+    run(&config, book.as_ref(), searchers, sink, interrupt)
+}
+
+fn load_eval(choice: &EvalChoice) -> Result<EvalKind, GenerateError> {
+    Ok(match choice {
+        EvalChoice::Classical => EvalKind::Classical,
+        EvalChoice::File(path) => EvalKind::Nnue(Arc::new(Network::load(path)?)),
+        EvalChoice::Embedded => match nnue_engine::default_net::load()? {
+            Some(net) => EvalKind::Nnue(net),
+            None => return Err(GenerateError::NoEmbeddedNet),
+        },
+    })
+}
+
+fn new_searcher(config: &GenConfig, eval: &EvalKind) -> Result<Searcher, GenerateError> {
+    let mut searcher = Searcher::new(1, 1);
+    searcher.set_hash(config.hash_mb)?;
+    searcher.set_eval(eval.clone());
+    if config.use_eval_hash {
+        searcher.set_eval_cache(EVAL_CACHE_MB);
+    }
+    Ok(searcher)
+}
+
+/// Workers and writer of one run.
+fn run(
+    config: &GenConfig,
+    book: Option<&Book>,
+    searchers: Vec<Searcher>,
+    sink: Box<dyn RecordSink>,
+    interrupt: &AtomicBool,
+) -> Result<Summary, GenerateError> {
+    let control = SearchControl::default();
+    let dedup = Dedup::new(config.dedup_mib);
+    let (tx, rx) = bounded::<Game>(config.threads * QUEUE_GAMES_PER_WORKER);
+    std::thread::scope(|scope| {
+        for (index, searcher) in searchers.into_iter().enumerate() {
+            let worker = Worker {
+                index,
+                config,
+                book,
+                dedup: &dedup,
+                control: &control,
+                tx: tx.clone(),
+            };
+            let spawned = std::thread::Builder::new()
+                .name(format!("gensfen-{index}"))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || worker.run(searcher));
+            if let Err(source) = spawned {
+                control.stop.store(true, Ordering::SeqCst);
+                return Err(GenerateError::Thread { index, source });
+            }
+        }
+        drop(tx);
+        let result = write_games(config, &rx, sink, &control, interrupt);
+        // On a write error the workers must not wait on a full queue.
+        control.stop.store(true, Ordering::SeqCst);
+        drop(rx);
+        result
+    })
+}
+
+/// One generation thread.
+struct Worker<'a> {
+    index: usize,
+    config: &'a GenConfig,
+    book: Option<&'a Book>,
+    dedup: &'a Dedup,
+    control: &'a SearchControl,
+    tx: Sender<Game>,
+}
+
+impl Worker<'_> {
+    /// Plays games until the run stops, sending each to the writer.
+    fn run(self, mut searcher: Searcher) {
+        let config = self.config;
+        let shard = config.shard;
+        let mut rng = GenRng::new(worker_seed(config.seed, shard.index, self.index as u64));
+        // Book positions: this worker's slot among all workers of all shards.
+        let workers = config.threads as u64;
+        let slot = shard.index * workers + self.index as u64;
+        let stride = shard.count * workers;
+        let start = Chess::default();
+        for game_number in 0u64.. {
+            if self.control.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let opening = self
+                .book
+                .map_or(&start, |b| b.get(slot + game_number * stride));
+            let mut player = Player {
+                config,
+                searcher: &mut searcher,
+                rng: &mut rng,
+                dedup: self.dedup,
+                control: self.control,
+            };
+            let mut game = player.play(opening);
+            if game.end == GameEnd::Stopped {
+                return;
+            }
+            if !config.keep_draws && game.white_result == Some(nnue_core::packed::GameResult::Draw)
+            {
+                game.records.clear();
+            }
+            if self.tx.send(game).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// The writer: takes games in arrival order, writes exactly `config.count`
+/// records, stops the run when done, interrupted or out of time.
+fn write_games(
+    config: &GenConfig,
+    rx: &Receiver<Game>,
+    mut sink: Box<dyn RecordSink>,
+    control: &SearchControl,
+    interrupt: &AtomicBool,
+) -> Result<Summary, GenerateError> {
+    let start = Instant::now();
+    let mut summary = Summary {
+        output: config.output.clone(),
+        seed: config.seed,
+        ..Summary::default()
+    };
+    let mut progress = Progress::new(config.count, config.quiet);
+    loop {
+        match rx.recv_timeout(POLL) {
+            Ok(game) => {
+                if summary.positions < config.count {
+                    let take = (config.count - summary.positions).min(game.records.len() as u64);
+                    sink.write_batch(&game.records[..take as usize])?;
+                    summary.positions += take;
+                    summary.add_game(&game);
+                    progress.update(summary.positions, summary.games);
+                }
+                if summary.positions >= config.count {
+                    control.stop.store(true, Ordering::SeqCst);
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+        let out_of_time = config.max_time.is_some_and(|t| start.elapsed() >= t);
+        if (interrupt.load(Ordering::Relaxed) || out_of_time)
+            && !control.stop.swap(true, Ordering::SeqCst)
+        {
+            summary.interrupted = true;
+        }
+    }
+    sink.finish()?;
+    progress.finish();
+    summary.elapsed = start.elapsed();
+    Ok(summary)
+}

@@ -1,0 +1,371 @@
+//! The `generate` command line: Stockfish's `gensfen` / `generate_training_data`
+//! options in kebab-case, their snake_case spellings and the tools' later names
+//! accepted as aliases, checked and resolved into a [`GenConfig`].
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::builder::BoolishValueParser;
+use clap::Args;
+
+use super::error::GenerateError;
+use crate::shard::Shard;
+
+/// Stockfish's `mate_in(2)`: the largest `--eval-limit` that still means something.
+pub const EVAL_LIMIT_MAX: i32 = 31998;
+/// Stockfish's `VALUE_KNOWN_WIN`: a search value this large ends the game at once.
+pub const KNOWN_WIN: i32 = 10000;
+/// Longest game: a record's ply is a 16-bit field.
+const MAX_GAME_PLY: u32 = u16::MAX as u32;
+/// Deepest search a generation ply may ask for.
+const DEPTH_MAX: u32 = 100;
+
+/// Options of `nnue-gen-sfen generate` (also accepted with no subcommand).
+#[derive(Args, Debug, Clone)]
+pub struct GenerateArgs {
+    /// Worker threads, each playing its own games with a one-thread search.
+    #[arg(long, default_value_t = 1, aliases = ["thread-num", "thread_num"])]
+    pub threads: usize,
+    /// Output file: `.bin` or `.plain` by extension.
+    #[arg(
+        short = 'o',
+        long,
+        default_value = "generated_kifu.bin",
+        alias = "output_file_name"
+    )]
+    pub output_file_name: PathBuf,
+    /// Records to write (exactly this many, unless stopped earlier).
+    #[arg(long = "loop", default_value_t = 8_000_000_000, alias = "count")]
+    pub loop_count: u64,
+    /// Search depth (the minimum when --depth2 is larger). Default 3, or unlimited
+    /// when --nodes is given.
+    #[arg(long, aliases = ["min-depth", "min_depth"])]
+    pub depth: Option<u32>,
+    /// Maximum search depth: each ply searches a depth drawn from [depth, depth2].
+    #[arg(long, aliases = ["max-depth", "max_depth"])]
+    pub depth2: Option<u32>,
+    /// Node limit per search (0 = none).
+    #[arg(long, default_value_t = 0)]
+    pub nodes: u64,
+    /// A search value at least this large (absolute, internal units) ends the game.
+    #[arg(
+        long,
+        default_value_t = 3000,
+        alias = "eval_limit",
+        allow_hyphen_values = true
+    )]
+    pub eval_limit: i32,
+    /// First ply whose position is written.
+    #[arg(long, default_value_t = 16, aliases = ["write-min-ply", "write_minply", "write_min_ply"])]
+    pub write_minply: u32,
+    /// Games reaching this many plies end as draws.
+    #[arg(long, default_value_t = 400, aliases = ["write-max-ply", "write_maxply", "write_max_ply"])]
+    pub write_maxply: u32,
+    /// Random moves per game.
+    #[arg(long, default_value_t = 5, alias = "random_move_count")]
+    pub random_move_count: u32,
+    /// First ply (1-based) that may get a random move; -1: the first
+    /// --random-move-count plies.
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true,
+          aliases = ["random-move-min-ply", "random_move_minply", "random_move_min_ply"])]
+    pub random_move_minply: i32,
+    /// Last ply (1-based) that may get a random move.
+    #[arg(long, default_value_t = 24,
+          aliases = ["random-move-max-ply", "random_move_maxply", "random_move_max_ply"])]
+    pub random_move_maxply: u32,
+    /// N > 0: a random move is a king move with probability 1/N, and then the
+    /// opponent's next move is random too with probability 1/2 (Apery's scheme).
+    #[arg(long, default_value_t = 0, alias = "random_move_like_apery")]
+    pub random_move_like_apery: u64,
+    /// K > 0: random moves are drawn from the top K moves of a MultiPV search.
+    #[arg(long, default_value_t = 0, alias = "random_multi_pv")]
+    pub random_multi_pv: usize,
+    /// Only MultiPV moves within this many internal units of the best are drawn.
+    #[arg(long, default_value_t = 32000, alias = "random_multi_pv_diff")]
+    pub random_multi_pv_diff: i32,
+    /// Depth of the MultiPV search (default: the maximum search depth).
+    #[arg(long, alias = "random_multi_pv_depth")]
+    pub random_multi_pv_depth: Option<u32>,
+    /// Node limit of the MultiPV search (default: --nodes).
+    #[arg(long, alias = "random_multi_pv_nodes")]
+    pub random_multi_pv_nodes: Option<u64>,
+    /// Start a new file every N records: `<stem>_<k>.<ext>`, k = 0, 1, ...
+    #[arg(long, alias = "save_every")]
+    pub save_every: Option<u64>,
+    /// Append `_` and 32 random hex digits (from the seed) to the file stem.
+    #[arg(long, alias = "random_file_name", num_args = 0..=1, default_missing_value = "true",
+          value_parser = BoolishValueParser::new(), default_value = "false")]
+    pub random_file_name: bool,
+    /// Write drawn games.
+    #[arg(long, alias = "keep_draws", num_args = 0..=1, default_missing_value = "true",
+          value_parser = BoolishValueParser::new(), default_value = "true",
+          aliases = ["write-out-draw-game-in-training-data-generation",
+                     "write_out_draw_game_in_training_data_generation"])]
+    pub keep_draws: bool,
+    /// Adjudicate a draw after 8 consecutive zero scores from ply 80 on.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true",
+          value_parser = BoolishValueParser::new(), default_value = "true",
+          aliases = ["adjudicate_draws_by_score", "detect-draw-by-consecutive-low-score",
+                     "detect_draw_by_consecutive_low_score"])]
+    pub adjudicate_draws_by_score: bool,
+    /// Adjudicate a draw with KvK, K+minor vs K, KB vs KB (bishops on one colour).
+    #[arg(long, num_args = 0..=1, default_missing_value = "true",
+          value_parser = BoolishValueParser::new(), default_value = "true",
+          aliases = ["adjudicate_draws_by_insufficient_material",
+                     "detect-draw-by-insufficient-mating-material",
+                     "detect_draw_by_insufficient_mating_material"])]
+    pub adjudicate_draws_by_insufficient_material: bool,
+    /// Opening positions: a text file with one FEN or EPD per line (shuffled by the seed).
+    #[arg(long)]
+    pub book: Option<PathBuf>,
+    /// Seed: a number or any text (hashed). Default: from the clock (printed).
+    #[arg(long)]
+    pub seed: Option<String>,
+    /// Transposition table per worker, MiB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// An evaluation cache in each worker's searcher (8 MiB; see docs/GENSFEN.md
+    /// for what it buys).
+    #[arg(long, alias = "use_eval_hash", num_args = 0..=1, default_missing_value = "true",
+          value_parser = BoolishValueParser::new(), default_value = "false")]
+    pub use_eval_hash: bool,
+    /// A `.nnue` network to label positions with (implies --use-nnue true).
+    #[arg(long, alias = "eval_file")]
+    pub eval_file: Option<PathBuf>,
+    /// Evaluate with NNUE (--eval-file, else the net embedded in the binary) or,
+    /// when false, with the classical evaluation.
+    #[arg(long, alias = "use_nnue", num_args = 0..=1, default_missing_value = "true",
+          value_parser = BoolishValueParser::new())]
+    pub use_nnue: Option<bool>,
+    /// Stop after this many seconds (checked between games).
+    #[arg(long, alias = "max_time_seconds")]
+    pub max_time_seconds: Option<u64>,
+    /// Stop after this many minutes.
+    #[arg(long, alias = "max_time_minutes")]
+    pub max_time_minutes: Option<u64>,
+    /// Stop after this many hours.
+    #[arg(long, alias = "max_time_hours")]
+    pub max_time_hours: Option<u64>,
+    /// Memory of the duplicate-position filter in MiB (0 = off).
+    #[arg(long, default_value_t = 64, alias = "dedup_mib")]
+    pub dedup_mib: usize,
+    /// This job is shard I of N (0-based): seeds disjoint from the other shards'.
+    #[arg(long)]
+    pub shard: Option<Shard>,
+    /// Append to an existing output file.
+    #[arg(long, conflicts_with = "force")]
+    pub append: bool,
+    /// Replace an existing output file.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress bar and no summary (errors still go to stderr).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Which evaluation labels the positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalChoice {
+    Classical,
+    /// The net embedded in the binary.
+    Embedded,
+    File(PathBuf),
+}
+
+/// What happens to an existing output file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputMode {
+    /// Refuse to touch an existing file.
+    New,
+    Append,
+    Replace,
+}
+
+/// Checked generation settings.
+#[derive(Clone, Debug)]
+pub struct GenConfig {
+    pub threads: usize,
+    pub output: PathBuf,
+    pub output_mode: OutputMode,
+    pub count: u64,
+    pub depth_min: u32,
+    pub depth_max: u32,
+    pub nodes: Option<u64>,
+    pub eval_limit: i32,
+    pub write_minply: u32,
+    pub write_maxply: u32,
+    pub random_move_count: u32,
+    pub random_move_minply: i32,
+    pub random_move_maxply: u32,
+    pub random_move_like_apery: u64,
+    pub random_multi_pv: usize,
+    pub random_multi_pv_diff: i32,
+    pub random_multi_pv_depth: u32,
+    pub random_multi_pv_nodes: Option<u64>,
+    pub save_every: Option<u64>,
+    pub keep_draws: bool,
+    pub adjudicate_by_score: bool,
+    pub adjudicate_by_material: bool,
+    pub book: Option<PathBuf>,
+    pub seed: u64,
+    pub hash_mb: usize,
+    pub use_eval_hash: bool,
+    pub eval: EvalChoice,
+    pub max_time: Option<Duration>,
+    pub dedup_mib: usize,
+    pub shard: Shard,
+    pub quiet: bool,
+}
+
+impl GenerateArgs {
+    /// Checks the ranges and resolves defaults; `clock_seed` is used when no
+    /// `--seed` is given.
+    pub fn resolve(&self, clock_seed: u64) -> Result<GenConfig, GenerateError> {
+        let bad = |s: String| Err(GenerateError::InvalidOption(s));
+        if self.threads == 0 || self.threads > 1024 {
+            return bad(format!("--threads {}: expected 1..=1024", self.threads));
+        }
+        let nodes = (self.nodes > 0).then_some(self.nodes);
+        let depth_min = self
+            .depth
+            .unwrap_or(if nodes.is_some() { DEPTH_MAX } else { 3 });
+        let depth_max = self.depth2.unwrap_or(depth_min);
+        if depth_min == 0 || depth_min > DEPTH_MAX {
+            return bad(format!("--depth {depth_min}: expected 1..={DEPTH_MAX}"));
+        }
+        if depth_max < depth_min || depth_max > DEPTH_MAX {
+            return bad(format!(
+                "--depth2 {depth_max} must be in --depth {depth_min}..={DEPTH_MAX}"
+            ));
+        }
+        if self.write_maxply > MAX_GAME_PLY || self.random_move_maxply > MAX_GAME_PLY {
+            return bad(format!(
+                "--write-maxply {} / --random-move-maxply {}: at most {MAX_GAME_PLY} \
+                 (a record's ply field has 16 bits)",
+                self.write_maxply, self.random_move_maxply
+            ));
+        }
+        if self.write_minply > self.write_maxply {
+            return bad(format!(
+                "--write-minply {} is larger than --write-maxply {}",
+                self.write_minply, self.write_maxply
+            ));
+        }
+        if self.random_move_minply < -1 || self.random_move_minply == 0 {
+            return bad(format!(
+                "--random-move-minply {}: expected -1 or a ply >= 1",
+                self.random_move_minply
+            ));
+        }
+        if self.random_move_minply > 0 && self.random_move_minply as u32 > self.random_move_maxply {
+            return bad(format!(
+                "--random-move-minply {} is larger than --random-move-maxply {}",
+                self.random_move_minply, self.random_move_maxply
+            ));
+        }
+        if self.eval_limit <= 0 {
+            return bad(format!("--eval-limit {}: expected > 0", self.eval_limit));
+        }
+        if self.random_multi_pv_diff < 0 {
+            return bad(format!(
+                "--random-multi-pv-diff {}: expected >= 0",
+                self.random_multi_pv_diff
+            ));
+        }
+        if self.loop_count == 0 {
+            return bad("--loop 0: nothing to generate".to_string());
+        }
+        if self.random_move_count > MAX_GAME_PLY {
+            return bad(format!(
+                "--random-move-count {}: at most {MAX_GAME_PLY}",
+                self.random_move_count
+            ));
+        }
+        if self.save_every == Some(0) {
+            return bad("--save-every 0: expected a positive record count".to_string());
+        }
+        if self.hash == 0 || self.hash > 65536 {
+            return bad(format!("--hash {}: expected 1..=65536 MiB", self.hash));
+        }
+        crate::format::Format::from_path(&self.output_file_name)
+            .map_err(|e| GenerateError::InvalidOption(e.to_string()))?;
+        let eval = match (&self.eval_file, self.use_nnue) {
+            (Some(_), Some(false)) => {
+                return bad("--eval-file with --use-nnue false: choose one".to_string())
+            }
+            (Some(file), _) => EvalChoice::File(file.clone()),
+            (None, Some(true)) => EvalChoice::Embedded,
+            (None, _) => EvalChoice::Classical,
+        };
+        let seconds = [
+            self.max_time_seconds,
+            self.max_time_minutes.map(|m| m.saturating_mul(60)),
+            self.max_time_hours.map(|h| h.saturating_mul(3600)),
+        ];
+        let max_time = seconds.into_iter().flatten().min().map(Duration::from_secs);
+        let seed = self
+            .seed
+            .as_deref()
+            .map_or(clock_seed, super::rng::parse_seed);
+        Ok(GenConfig {
+            threads: self.threads,
+            output: self.output_path(seed),
+            output_mode: match (self.append, self.force) {
+                (true, _) => OutputMode::Append,
+                (_, true) => OutputMode::Replace,
+                _ => OutputMode::New,
+            },
+            count: self.loop_count,
+            depth_min,
+            depth_max,
+            nodes,
+            eval_limit: self.eval_limit.min(EVAL_LIMIT_MAX),
+            write_minply: self.write_minply,
+            write_maxply: self.write_maxply,
+            random_move_count: self.random_move_count,
+            random_move_minply: self.random_move_minply,
+            random_move_maxply: self.random_move_maxply,
+            random_move_like_apery: self.random_move_like_apery,
+            random_multi_pv: self.random_multi_pv,
+            random_multi_pv_diff: self.random_multi_pv_diff,
+            random_multi_pv_depth: self
+                .random_multi_pv_depth
+                .unwrap_or(depth_max)
+                .clamp(1, DEPTH_MAX),
+            random_multi_pv_nodes: self.random_multi_pv_nodes.or(nodes).filter(|&n| n > 0),
+            save_every: self.save_every,
+            keep_draws: self.keep_draws,
+            adjudicate_by_score: self.adjudicate_draws_by_score,
+            adjudicate_by_material: self.adjudicate_draws_by_insufficient_material,
+            book: self.book.clone(),
+            seed,
+            hash_mb: self.hash,
+            use_eval_hash: self.use_eval_hash,
+            eval,
+            max_time,
+            dedup_mib: self.dedup_mib,
+            shard: self.shard.unwrap_or_default(),
+            quiet: self.quiet,
+        })
+    }
+
+    /// The output name, with the random suffix of `--random-file-name`.
+    fn output_path(&self, seed: u64) -> PathBuf {
+        if !self.random_file_name {
+            return self.output_file_name.clone();
+        }
+        let mut rng = super::rng::GenRng::new(super::rng::mix(seed ^ 0x5EED_F11E));
+        let path = &self.output_file_name;
+        let stem = path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        let ext = path
+            .extension()
+            .map_or_else(String::new, |e| e.to_string_lossy().into_owned());
+        path.with_file_name(format!(
+            "{stem}_{:016x}{:016x}.{ext}",
+            rng.next_u64(),
+            rng.next_u64()
+        ))
+    }
+}

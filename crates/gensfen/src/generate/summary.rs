@@ -1,0 +1,87 @@
+//! Counts of one run, shown live by the progress bar and printed at the end.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use nnue_core::packed::GameResult;
+
+use super::game::{Game, GameEnd};
+
+/// What a run produced.
+#[derive(Debug, Default, Clone)]
+pub struct Summary {
+    pub output: PathBuf,
+    pub seed: u64,
+    /// Games that ended by the rules or adjudication.
+    pub games: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+    /// Plies of those games, for the mean.
+    pub plies: u64,
+    /// Games by how they ended (discarded ones included).
+    pub ends: BTreeMap<GameEnd, u64>,
+    /// Records written.
+    pub positions: u64,
+    pub elapsed: Duration,
+    /// Stopped by Ctrl-C / SIGTERM or `--max-time-*` before `--loop` was reached.
+    pub interrupted: bool,
+}
+
+impl Summary {
+    /// Counts a game the writer received.
+    pub fn add_game(&mut self, game: &Game) {
+        *self.ends.entry(game.end).or_default() += 1;
+        let Some(result) = game.white_result else {
+            return;
+        };
+        self.games += 1;
+        self.plies += game.plies as u64;
+        match result {
+            GameResult::Win => self.white_wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::Loss => self.black_wins += 1,
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = self.elapsed.as_secs_f64().max(1e-9);
+        let pct = |n: u64| 100.0 * n as f64 / self.games.max(1) as f64;
+        writeln!(
+            f,
+            "{} positions in {:.1} s ({:.0} positions/s) -> {}{}",
+            self.positions,
+            secs,
+            self.positions as f64 / secs,
+            self.output.display(),
+            if self.interrupted {
+                " (stopped early)"
+            } else {
+                ""
+            }
+        )?;
+        writeln!(
+            f,
+            "games: {}, white wins {} ({:.1}%), draws {} ({:.1}%), black wins {} ({:.1}%), mean plies {:.1}",
+            self.games,
+            self.white_wins,
+            pct(self.white_wins),
+            self.draws,
+            pct(self.draws),
+            self.black_wins,
+            pct(self.black_wins),
+            self.plies as f64 / self.games.max(1) as f64
+        )?;
+        let ends: Vec<String> = self
+            .ends
+            .iter()
+            .map(|(end, n)| format!("{} {n}", end.name()))
+            .collect();
+        writeln!(f, "game ends: {}", ends.join(", "))?;
+        write!(f, "seed: {}", self.seed)
+    }
+}
