@@ -1,44 +1,30 @@
-//! `nnue-learn`: the trainer's command line. Subcommands that inspect and create
-//! `.nnue` files live here next to training so users have one tool for nets.
-
-mod info;
-mod random_net;
+//! `nnue-learn`: parses the command line, runs it, prints the result or one
+//! `nnue-learn: error: …` line (exit 1; usage errors exit 2).
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
-use clap::{Parser, Subcommand};
-
-#[derive(Parser)]
-#[command(
-    name = "nnue-learn",
-    version,
-    about = "Train and inspect NNUE networks"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Print a net's architecture, feature set, sizes, hashes and Stockfish name.
-    Info(info::InfoArgs),
-    /// Write a reproducible pseudo-random net of any architecture (SplitMix64, as
-    /// shared/tools/make_random_halfkp.py; HalfKP 256x2-32-32 gives identical bytes).
-    RandomNet(random_net::RandomNetArgs),
-}
+use clap::Parser;
+use nnue_learner::cli::{normalize_args, Cli};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Info(args) => info::run(&args),
-        Command::RandomNet(args) => random_net::run(&args),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("nnue-learn: {message}");
-            ExitCode::FAILURE
+    let cli = Cli::parse_from(normalize_args(std::env::args().collect()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    // Without a handler Ctrl-C still ends the program, just without a checkpoint.
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    match nnue_learner::run(cli.command, &stop) {
+        Ok(text) => {
+            if !text.is_empty() {
+                println!("{}", text.trim_end());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            let msg = e.to_string().replace('\n', " ");
+            eprintln!("nnue-learn: error: {msg}");
+            ExitCode::from(e.exit_code())
         }
     }
 }

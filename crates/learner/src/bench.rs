@@ -1,0 +1,138 @@
+//! `nnue-learn bench`: training speed in positions per second, data preparation
+//! (decode, filter, features) and the optimisation step timed separately.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::command::{parse_widths, thread_pool};
+use crate::data::{Batcher, BinSource, Filter, PositionSource, SparseBatch, Stream};
+use crate::error::LearnError;
+use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
+use crate::model::{Extractor, Model, ModelShape};
+use crate::optim::{Optimizer, OptimizerKind, Step};
+use crate::train::slots::ModelSlots;
+use crate::train::step::{train_step, LossSetting, Workspace};
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct BenchArgs {
+    /// Training data (.bin); it is cycled as often as needed.
+    #[arg(long)]
+    pub data: PathBuf,
+    #[arg(long, default_value = "HalfKP")]
+    pub feature_set: String,
+    #[arg(long, default_value_t = 256)]
+    pub ft_size: usize,
+    #[arg(long, default_value = "32,32")]
+    pub hidden: String,
+    #[arg(long)]
+    pub factorize: bool,
+    #[arg(long, default_value_t = 16384)]
+    pub batch_size: usize,
+    /// Timed batches (after one warm-up batch).
+    #[arg(long, default_value_t = 20)]
+    pub batches: u32,
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Timing of a bench run.
+#[derive(Clone, Debug)]
+pub struct BenchResult {
+    pub positions: u64,
+    pub data: Duration,
+    pub step: Duration,
+}
+
+impl BenchResult {
+    pub fn positions_per_second(&self) -> f64 {
+        self.positions as f64 / (self.data + self.step).as_secs_f64().max(1e-9)
+    }
+}
+
+/// Runs the benchmark on the current rayon pool.
+pub fn measure(args: &BenchArgs) -> Result<BenchResult, LearnError> {
+    let shape = ModelShape::new(
+        &args.feature_set,
+        args.ft_size,
+        &parse_widths(&args.hidden)?,
+        args.factorize,
+    )?;
+    let source = BinSource::open(std::slice::from_ref(&args.data))?;
+    if source.is_empty() {
+        return Err(LearnError::NoData(format!(
+            "{}: no records",
+            args.data.display()
+        )));
+    }
+    let extractor = Extractor::new(&shape);
+    let mut model = Model::new(shape, 1, extractor.max_rows());
+    let opt = Optimizer {
+        kind: OptimizerKind::Adam,
+        beta1: 0.9,
+        beta2: 0.999,
+        eps: 1e-8,
+        weight_decay: 0.0,
+        momentum: 0.0,
+        max_grad: 1.0,
+    };
+    let mut slots = ModelSlots::new(&model, &opt);
+    let params = LossParams {
+        kind: LossKind::Elmo,
+        coefficient: DEFAULT_COEFFICIENT,
+        lambda: 1.0,
+        lambda2: 1.0,
+        lambda_limit: 32000.0,
+        power: PowerParams::default(),
+    };
+    let mut stream = Stream::new(source.file_ranges(), 1 << 20, 1);
+    let mut batcher = Batcher::new(&source, &extractor, Filter::default(), false);
+    let mut batch = SparseBatch::new();
+    let mut ws = Workspace::default();
+    let mut result = BenchResult {
+        positions: 0,
+        data: Duration::ZERO,
+        step: Duration::ZERO,
+    };
+    for b in 0..=args.batches {
+        let t0 = Instant::now();
+        batcher.fill(&mut stream, args.batch_size, &mut batch)?;
+        let t1 = Instant::now();
+        let step = Step {
+            lr: 1e-3,
+            t: u64::from(b) + 1,
+            limit: f32::MAX,
+        };
+        let loss = LossSetting {
+            params: &params,
+            power_lambda: 1.0,
+        };
+        train_step(&mut model, &mut slots, &opt, loss, &batch, &mut ws, step);
+        let t2 = Instant::now();
+        if b > 0 {
+            result.positions += batch.len() as u64;
+            result.data += t1 - t0;
+            result.step += t2 - t1;
+        }
+    }
+    Ok(result)
+}
+
+/// `nnue-learn bench`.
+pub fn run(args: &BenchArgs) -> Result<String, LearnError> {
+    let pool = thread_pool(args.threads)?;
+    let r = pool.install(|| measure(args))?;
+    Ok(format!(
+        "{} {}->{}x2-{} batch {} on {} threads: {} positions, {:.0} positions/s (data {:.2} s, step {:.2} s)",
+        args.feature_set,
+        crate::model::ModelShape::new(&args.feature_set, args.ft_size, &parse_widths(&args.hidden)?, args.factorize)?
+            .inputs(),
+        args.ft_size,
+        args.hidden.replace(',', "-"),
+        args.batch_size,
+        pool.current_num_threads(),
+        r.positions,
+        r.positions_per_second(),
+        r.data.as_secs_f64(),
+        r.step.as_secs_f64()
+    ))
+}

@@ -1,0 +1,91 @@
+//! A dense affine layer of the float model, weights stored input-major
+//! (`wt[i * outputs + o]`), so the forward pass adds one contiguous row per
+//! non-zero input (ClippedReLU leaves many zeros) and the weight gradient is the
+//! same loop.
+
+use super::kernels::{axpy, dot};
+
+/// Weights and biases of one affine layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dense {
+    pub inputs: usize,
+    pub outputs: usize,
+    /// `inputs * outputs`, input-major.
+    pub wt: Vec<f32>,
+    pub b: Vec<f32>,
+}
+
+impl Dense {
+    /// A zero layer.
+    pub fn zeros(inputs: usize, outputs: usize) -> Dense {
+        Dense {
+            inputs,
+            outputs,
+            wt: vec![0.0; inputs * outputs],
+            b: vec![0.0; outputs],
+        }
+    }
+
+    /// `out = b + Wᵀx`.
+    #[inline]
+    pub fn forward(&self, x: &[f32], out: &mut [f32]) {
+        out.copy_from_slice(&self.b);
+        for (i, &xi) in x.iter().enumerate() {
+            if xi != 0.0 {
+                axpy(out, xi, &self.wt[i * self.outputs..(i + 1) * self.outputs]);
+            }
+        }
+    }
+
+    /// Accumulates this sample's weight and bias gradients into `grad` for the
+    /// output gradient `dy` and input `x`.
+    #[inline]
+    pub fn accumulate_grad(&self, x: &[f32], dy: &[f32], grad: &mut Dense) {
+        for (i, &xi) in x.iter().enumerate() {
+            if xi != 0.0 {
+                axpy(
+                    &mut grad.wt[i * self.outputs..(i + 1) * self.outputs],
+                    xi,
+                    dy,
+                );
+            }
+        }
+        super::kernels::add(&mut grad.b, dy);
+    }
+
+    /// The input gradient `dx[i] = Σ_o W[o][i] dy[o]`, computed only where
+    /// `passes(i)` (elsewhere ClippedReLU blocks it and 0 is written).
+    #[inline]
+    pub fn input_grad(&self, dy: &[f32], dx: &mut [f32], passes: impl Fn(usize) -> bool) {
+        for (i, d) in dx.iter_mut().enumerate() {
+            *d = if passes(i) {
+                dot(&self.wt[i * self.outputs..(i + 1) * self.outputs], dy)
+            } else {
+                0.0
+            };
+        }
+    }
+
+    /// Weights row-major `[outputs][inputs]`, the file's order.
+    pub fn weights_row_major(&self) -> Vec<f32> {
+        let mut w = vec![0.0; self.inputs * self.outputs];
+        for i in 0..self.inputs {
+            for o in 0..self.outputs {
+                w[o * self.inputs + i] = self.wt[i * self.outputs + o];
+            }
+        }
+        w
+    }
+
+    /// Sets every parameter to 0 (gradient buffers are reused).
+    pub fn clear(&mut self) {
+        self.wt.fill(0.0);
+        self.b.fill(0.0);
+    }
+
+    /// `self += other` (same shape), in a fixed order.
+    pub fn add_assign(&mut self, other: &Dense) {
+        super::kernels::add(&mut self.wt, &other.wt);
+        super::kernels::add(&mut self.b, &other.b);
+    }
+}

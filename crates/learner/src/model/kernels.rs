@@ -1,0 +1,57 @@
+//! The f32 loops every layer is made of, written so the compiler vectorises them:
+//! `axpy` runs over contiguous rows, and `dot` keeps [`LANES`] independent partial
+//! sums (a single running sum would forbid reordering the additions).
+//!
+//! The summation order is fixed by the code, never by the thread count, which is
+//! what makes training results independent of `--threads`.
+
+/// Partial sums kept by [`dot`].
+pub const LANES: usize = 8;
+
+/// `y += a * x`.
+#[inline(always)]
+pub fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
+    for (y, &x) in y.iter_mut().zip(x) {
+        *y += a * x;
+    }
+}
+
+/// `y += x`.
+#[inline(always)]
+pub fn add(y: &mut [f32], x: &[f32]) {
+    for (y, &x) in y.iter_mut().zip(x) {
+        *y += x;
+    }
+}
+
+/// `Σ a[i] · b[i]` over the common length, in a fixed order.
+#[inline(always)]
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut acc = [0.0f32; LANES];
+    let mut ca = a.chunks_exact(LANES);
+    let mut cb = b.chunks_exact(LANES);
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        for k in 0..LANES {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    let mut tail = 0.0;
+    for (x, y) in ca.remainder().iter().zip(cb.remainder()) {
+        tail += x * y;
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
+/// ClippedReLU of the float model: `clamp(x, 0, 1)` (1.0 is the integer net's 127).
+#[inline(always)]
+pub fn crelu(x: f32) -> f32 {
+    x.clamp(0.0, 1.0)
+}
+
+/// Whether a gradient passes ClippedReLU at pre-activation `x` (not clamped).
+#[inline(always)]
+pub fn crelu_passes(x: f32) -> bool {
+    x > 0.0 && x < 1.0
+}

@@ -1,0 +1,334 @@
+//! The training loop: epochs of batches, validation, reports, newbob, saving.
+
+pub mod accuracy;
+pub mod config;
+pub mod history;
+pub mod plot;
+pub mod report;
+pub mod setup;
+pub mod slots;
+pub mod step;
+pub mod validation;
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+pub use config::{TrainConfig, ValidationSource};
+
+use crate::checkpoint::{write_atomic, Checkpoint, Weights};
+use crate::data::{Batcher, SparseBatch};
+use crate::error::LearnError;
+use crate::loss::Figures;
+use crate::optim::{Step, Verdict};
+use history::EpochRow;
+use report::Report;
+use setup::Run;
+use step::{train_step, LossSetting, Workspace};
+
+/// What a finished run reports.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub epochs: u64,
+    pub positions: u64,
+    pub val_loss: f64,
+    /// Parameters clamped by the final export (0 when weights stayed in range).
+    pub clamped: usize,
+    pub seconds: f64,
+}
+
+/// Trains as `config` says, printing reports to `out`. `stop` (set by Ctrl-C)
+/// ends the run at the next batch with a checkpoint.
+pub fn train(
+    config: &TrainConfig,
+    stop: &AtomicBool,
+    out: &mut dyn Write,
+) -> Result<Outcome, LearnError> {
+    let mut run = Run::prepare(config)?;
+    let started = Instant::now();
+    let bar = progress_bar(config, run.state.positions);
+    let mut learn = LearnFigures::default();
+    let mut batch = SparseBatch::new();
+    let mut ws = Workspace::default();
+    let mut batches = 0u64;
+    let mut last_val = f64::NAN;
+    if run.state.positions == 0 {
+        let initial = run.report(None);
+        writeln!(
+            out,
+            "initial validation loss {:.6} on {} positions",
+            initial.test.loss,
+            run.validation.batch.len()
+        )
+        .map_err(stdout_error)?;
+        write!(out, "{}", initial.render()).map_err(stdout_error)?;
+    }
+    while run.state.schedule.epoch < config.epochs {
+        if run.state.epoch_positions == 0 && run.schedule_newbob() {
+            run.state.snapshot = Some(run.state.current.clone());
+        }
+        while run.state.epoch_positions < config.epoch_size {
+            if stop.load(Ordering::Relaxed) || config.stop_after_batches == Some(batches) {
+                bar.finish_and_clear();
+                return Err(run.interrupt()?);
+            }
+            let n = (config.epoch_size - run.state.epoch_positions).min(config.batch_size as u64);
+            let figures = run.train_batch(&mut batch, &mut ws, n as usize)?;
+            learn.add(&figures, n);
+            batches += 1;
+            bar.inc(n);
+            let before = run.state.positions - n;
+            if before / config.loss_output_interval
+                != run.state.positions / config.loss_output_interval
+            {
+                let text = run.report(learn.mean()).render();
+                bar.suspend(|| write!(out, "{text}"))
+                    .map_err(stdout_error)?;
+                learn.recent = Figures::default();
+                learn.recent_n = 0;
+            }
+        }
+        let (row, verdict) = run.end_epoch(learn.epoch_mean());
+        learn.epoch = (Figures::default(), 0);
+        last_val = row.val_loss;
+        let text = format!(
+            "epoch {} done: train loss {:.6}, validation loss {:.6}, move accuracy {:.2}%{}\n",
+            row.epoch,
+            row.train_loss,
+            row.val_loss,
+            100.0 * row.move_accuracy,
+            match verdict {
+                Verdict::Accept => "",
+                Verdict::Reject => " (rejected by newbob; weights restored, lr cut)",
+                Verdict::Stop => " (rejected; too many rejections in a row, stopping)",
+            }
+        );
+        bar.suspend(|| write!(out, "{text}"))
+            .map_err(stdout_error)?;
+        run.write_history()?;
+        let last = run.state.schedule.epoch >= config.epochs || verdict == Verdict::Stop;
+        if last || run.state.schedule.epoch % config.save_every == 0 {
+            run.save(last)?;
+        }
+        if verdict == Verdict::Stop {
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    let clamped = run.save(true)?;
+    Ok(Outcome {
+        epochs: run.state.schedule.epoch,
+        positions: run.state.positions,
+        val_loss: last_val,
+        clamped,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+fn stdout_error(e: std::io::Error) -> LearnError {
+    LearnError::io("<stdout>", "cannot write the report", e)
+}
+
+fn progress_bar(config: &TrainConfig, done: u64) -> ProgressBar {
+    let total = config.epochs * config.epoch_size;
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if !config.progress {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {human_pos}/{human_len} positions, {per_sec}, ETA {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_position(done);
+    bar
+}
+
+/// Training figures since the last report and over the epoch.
+#[derive(Default)]
+struct LearnFigures {
+    recent: Figures,
+    recent_n: u64,
+    epoch: (Figures, u64),
+}
+
+impl LearnFigures {
+    fn add(&mut self, sum: &Figures, n: u64) {
+        self.recent.add(sum);
+        self.recent_n += n;
+        self.epoch.0.add(sum);
+        self.epoch.1 += n;
+    }
+
+    fn mean(&self) -> Option<Figures> {
+        (self.recent_n > 0).then(|| self.recent.scaled(1.0 / self.recent_n as f64))
+    }
+
+    fn epoch_mean(&self) -> Option<Figures> {
+        (self.epoch.1 > 0).then(|| self.epoch.0.scaled(1.0 / self.epoch.1 as f64))
+    }
+}
+
+impl Run<'_> {
+    fn schedule_newbob(&self) -> bool {
+        self.config.schedule.newbob()
+    }
+
+    /// Reads and trains one batch of `n` positions; returns its summed figures.
+    fn train_batch(
+        &mut self,
+        batch: &mut SparseBatch,
+        ws: &mut Workspace,
+        n: usize,
+    ) -> Result<Figures, LearnError> {
+        let config = self.config;
+        let mut batcher = Batcher::new(
+            self.source.as_ref(),
+            &self.extractor,
+            config.filter.clone(),
+            config.skip_invalid,
+        );
+        batcher.fill(&mut self.stream, n, batch)?;
+        self.invalid += batcher.invalid;
+        let state = &mut self.state;
+        state.steps += 1;
+        let loss = LossSetting {
+            params: &config.loss,
+            power_lambda: config.power_lambda(state.schedule.epoch),
+        };
+        let step = Step {
+            lr: state.schedule.lr as f32,
+            t: state.steps,
+            limit: f32::MAX,
+        };
+        let w = &mut state.current;
+        let figures = train_step(
+            &mut w.model,
+            &mut w.slots,
+            &config.optimizer,
+            loss,
+            batch,
+            ws,
+            step,
+        );
+        state.epoch_positions += n as u64;
+        state.positions += n as u64;
+        Ok(figures)
+    }
+
+    /// The report of the current weights.
+    fn report(&self, learn: Option<Figures>) -> Report {
+        let state = &self.state;
+        let model = &state.current.model;
+        let lambda = self.config.power_lambda(state.schedule.epoch);
+        Report {
+            test: self.validation.figures(model, &self.config.loss, lambda),
+            learn,
+            positions: state.positions,
+            steps: state.steps,
+            epoch: state.schedule.epoch,
+            lr: state.schedule.lr,
+            move_accuracy: accuracy::move_accuracy(
+                model,
+                &self.extractor,
+                &self.validation.records,
+            ),
+            startpos_eval: accuracy::startpos_eval(model, &self.extractor),
+            weight_norm: model.weight_norm(),
+        }
+    }
+
+    /// Validation, newbob and the history row of the epoch that just ended.
+    fn end_epoch(&mut self, train: Option<Figures>) -> (EpochRow, Verdict) {
+        let learn = train.unwrap_or_default();
+        let report = self.report(None);
+        let state = &mut self.state;
+        let verdict = self
+            .config
+            .schedule
+            .end_epoch(&mut state.schedule, report.test.loss);
+        if verdict != Verdict::Accept {
+            if let Some(snapshot) = &state.snapshot {
+                state.current = snapshot.clone();
+            }
+        }
+        state.epoch_positions = 0;
+        let row = EpochRow {
+            epoch: state.schedule.epoch,
+            positions: state.positions,
+            lr: state.schedule.lr,
+            train_loss: learn.loss,
+            val_loss: report.test.loss,
+            test_cross_entropy_eval: report.test.cross_entropy_eval,
+            test_cross_entropy_win: report.test.cross_entropy_win,
+            test_cross_entropy: report.test.cross_entropy,
+            learn_cross_entropy: learn.cross_entropy,
+            move_accuracy: report.move_accuracy,
+            startpos_eval: report.startpos_eval,
+            weight_norm: report.weight_norm,
+            accepted: f64::from(u8::from(verdict == Verdict::Accept)),
+        };
+        state.history.push(row.clone());
+        (row, verdict)
+    }
+
+    /// Writes the CSV and the plot.
+    fn write_history(&self) -> Result<(), LearnError> {
+        history::write_csv(&self.config.csv, &self.state.history)?;
+        let title = format!("{} loss", self.config.shape.arch.summary());
+        plot::plot_losses(&self.config.plot, &self.state.history, &title)
+    }
+
+    /// Exports the net (and, with a checkpoint directory, a checkpoint and a copy
+    /// of the net named by epoch). Returns the number of clamped parameters.
+    fn save(&self, final_net: bool) -> Result<usize, LearnError> {
+        let (net, report) = self.state.current.model.export()?;
+        let bytes = net.to_bytes();
+        if let Some(dir) = &self.config.checkpoint_dir {
+            let epoch = self.state.schedule.epoch;
+            write_atomic(&dir.join(format!("epoch-{epoch}.nnue")), &bytes)?;
+            self.checkpoint().save(dir)?;
+        }
+        if final_net || self.config.checkpoint_dir.is_none() {
+            write_atomic(&self.config.output_net, &bytes)?;
+        }
+        Ok(report.clamped())
+    }
+
+    fn checkpoint(&self) -> Checkpoint {
+        let s = &self.state;
+        Checkpoint {
+            identity: self.identity.clone(),
+            current: s.current.clone(),
+            snapshot: s.snapshot.clone(),
+            schedule: s.schedule.clone(),
+            stream: self.stream.state.clone(),
+            steps: s.steps,
+            epoch_positions: s.epoch_positions,
+            positions: s.positions,
+            history: s.history.clone(),
+        }
+    }
+
+    /// Saves what can be resumed and says so in the error.
+    fn interrupt(&self) -> Result<LearnError, LearnError> {
+        Ok(match &self.config.checkpoint_dir {
+            Some(dir) => {
+                self.checkpoint().save(dir)?;
+                LearnError::Interrupted(format!(
+                    "checkpoint saved in {}; continue with --resume",
+                    dir.display()
+                ))
+            }
+            None => LearnError::Interrupted(
+                "no --checkpoint-dir, nothing saved to resume from".to_string(),
+            ),
+        })
+    }
+}
+
+/// Weights of a run (re-exported for tests).
+pub type RunWeights = Weights;

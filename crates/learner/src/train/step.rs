@@ -1,0 +1,297 @@
+//! One optimisation step on a batch.
+//!
+//! 1. Forward and backward of fixed chunks of samples in parallel; each chunk
+//!    keeps its own dense gradients, summed afterwards in chunk order.
+//! 2. The transformer gradient: the batch's (sample, perspective) pairs are
+//!    grouped by row (a counting sort, in sample order), then rows are processed
+//!    in parallel, each by one task that sums its gradient and updates it. No
+//!    atomics, no per-thread dense copies, and the summation order is the same for
+//!    any thread count, so results do not depend on `--threads`. Rows no sample
+//!    touched are left alone (lazy update, as sparse trainers do).
+//! 3. Dense tensors are updated.
+
+use rayon::prelude::*;
+
+use super::slots::{dense_limits, ft_limit, ModelSlots};
+use crate::data::SparseBatch;
+use crate::loss::{Figures, LossParams};
+use crate::model::kernels::{add, crelu, crelu_passes};
+use crate::model::{Dense, Model, NET_TO_INTERNAL};
+use crate::optim::{Optimizer, Step};
+
+/// Samples per parallel task of the dense part. Fixed: it decides the order in
+/// which gradients are summed.
+pub const CHUNK: usize = 256;
+/// Transformer rows per parallel task of the sparse update.
+const ROWS_PER_TASK: usize = 32;
+
+/// Buffers reused from batch to batch.
+#[derive(Default)]
+pub struct Workspace {
+    /// `n * 2 * half`: accumulators, then their gradients.
+    acc: Vec<f32>,
+    /// Row start offsets into `entries` (`rows + 1`).
+    starts: Vec<u32>,
+    /// `2 * sample + perspective` grouped by row.
+    entries: Vec<u32>,
+}
+
+/// Loss settings of one step.
+#[derive(Copy, Clone, Debug)]
+pub struct LossSetting<'a> {
+    pub params: &'a LossParams,
+    /// λ of the power form at this point of the run.
+    pub power_lambda: f64,
+}
+
+/// Gradients of one chunk.
+struct ChunkGrad {
+    dense: Vec<Dense>,
+    ft_b: Vec<f32>,
+    figures: Figures,
+}
+
+/// Per-sample buffers of the dense part.
+struct SampleBuffers {
+    inputs: Vec<Vec<f32>>,
+    outputs: Vec<Vec<f32>>,
+    grads: Vec<Vec<f32>>,
+    dx: Vec<f32>,
+}
+
+impl SampleBuffers {
+    fn new(model: &Model) -> SampleBuffers {
+        SampleBuffers {
+            inputs: model.dense.iter().map(|d| vec![0.0; d.inputs]).collect(),
+            outputs: model.dense.iter().map(|d| vec![0.0; d.outputs]).collect(),
+            grads: model.dense.iter().map(|d| vec![0.0; d.outputs]).collect(),
+            dx: vec![0.0; 2 * model.shape.half()],
+        }
+    }
+}
+
+/// Trains `model` on `batch` once; returns the sum of the batch's figures.
+pub fn train_step(
+    model: &mut Model,
+    slots: &mut ModelSlots,
+    opt: &Optimizer,
+    loss: LossSetting<'_>,
+    batch: &SparseBatch,
+    ws: &mut Workspace,
+    step: Step,
+) -> Figures {
+    let n = batch.len();
+    if n == 0 {
+        return Figures::default();
+    }
+    let width = 2 * model.shape.half();
+    ws.acc.resize(n * width, 0.0);
+    let grads: Vec<ChunkGrad> = ws
+        .acc
+        .par_chunks_mut(CHUNK * width)
+        .enumerate()
+        .map(|(c, acc)| chunk_pass(model, batch, c * CHUNK, acc, loss, n))
+        .collect();
+    let mut total = grads
+        .into_iter()
+        .reduce(|mut a, b| {
+            for (x, y) in a.dense.iter_mut().zip(&b.dense) {
+                x.add_assign(y);
+            }
+            add(&mut a.ft_b, &b.ft_b);
+            a.figures.add(&b.figures);
+            a
+        })
+        .unwrap_or_else(|| unreachable!("a non-empty batch has a chunk"));
+    update_transformer_rows(model, slots, opt, batch, ws, step);
+    update_dense(model, slots, opt, &mut total, step);
+    total.figures
+}
+
+/// Forward and backward of the samples `first..` whose accumulators are `acc`;
+/// leaves the accumulator gradients in `acc`.
+fn chunk_pass(
+    model: &Model,
+    batch: &SparseBatch,
+    first: usize,
+    acc: &mut [f32],
+    loss: LossSetting<'_>,
+    n: usize,
+) -> ChunkGrad {
+    let half = model.shape.half();
+    let width = 2 * half;
+    let mut grad = ChunkGrad {
+        dense: model
+            .dense
+            .iter()
+            .map(|d| Dense::zeros(d.inputs, d.outputs))
+            .collect(),
+        ft_b: vec![0.0; half],
+        figures: Figures::default(),
+    };
+    let mut buf = SampleBuffers::new(model);
+    let last = model.dense.len() - 1;
+    for (j, acc) in acc.chunks_exact_mut(width).enumerate() {
+        let i = first + j;
+        let (stm, nstm) = batch.rows(i);
+        let (us, them) = acc.split_at_mut(half);
+        model.accumulate(stm, us);
+        model.accumulate(nstm, them);
+        for (x, &a) in buf.inputs[0].iter_mut().zip(acc.iter()) {
+            *x = crelu(a);
+        }
+        for (k, layer) in model.dense.iter().enumerate() {
+            layer.forward(&buf.inputs[k], &mut buf.outputs[k]);
+            if k < last {
+                for (x, &h) in buf.inputs[k + 1].iter_mut().zip(&buf.outputs[k]) {
+                    *x = crelu(h);
+                }
+            }
+        }
+        let v = f64::from(buf.outputs[last][0]) * f64::from(NET_TO_INTERNAL);
+        let target = batch.targets[i];
+        let (_, dldv) = loss.params.eval(v, target, loss.power_lambda);
+        grad.figures
+            .add(&Figures::of(loss.params, v, target, loss.power_lambda));
+        buf.grads[last][0] = (dldv * f64::from(NET_TO_INTERNAL) / n as f64) as f32;
+        for k in (0..=last).rev() {
+            let layer = &model.dense[k];
+            layer.accumulate_grad(&buf.inputs[k], &buf.grads[k], &mut grad.dense[k]);
+            if k > 0 {
+                let (lower, upper) = buf.grads.split_at_mut(k);
+                let pre = &buf.outputs[k - 1];
+                layer.input_grad(&upper[0], &mut lower[k - 1], |i| crelu_passes(pre[i]));
+            } else {
+                layer.input_grad(&buf.grads[0], &mut buf.dx, |i| crelu_passes(acc[i]));
+            }
+        }
+        acc.copy_from_slice(&buf.dx);
+        add(&mut grad.ft_b, &acc[..half]);
+        add(&mut grad.ft_b, &acc[half..]);
+    }
+    grad
+}
+
+/// Groups the batch's (sample, perspective) pairs by transformer row.
+fn group_by_row(batch: &SparseBatch, rows: usize, ws: &mut Workspace) {
+    ws.starts.clear();
+    ws.starts.resize(rows + 2, 0);
+    for &r in batch.stm.iter().chain(&batch.nstm) {
+        ws.starts[r as usize + 2] += 1;
+    }
+    for r in 2..ws.starts.len() {
+        ws.starts[r] += ws.starts[r - 1];
+    }
+    ws.entries.resize(batch.stm.len() + batch.nstm.len(), 0);
+    // `starts[r + 1]` is the next free slot of row r while filling; afterwards
+    // it is row r's end, i.e. row r + 1's start.
+    for i in 0..batch.len() {
+        let (stm, nstm) = batch.rows(i);
+        for (p, list) in [stm, nstm].into_iter().enumerate() {
+            for &r in list {
+                let slot = &mut ws.starts[r as usize + 1];
+                ws.entries[*slot as usize] = (2 * i + p) as u32;
+                *slot += 1;
+            }
+        }
+    }
+}
+
+/// Sums each touched row's gradient and updates it (one task per block of rows).
+fn update_transformer_rows(
+    model: &mut Model,
+    slots: &mut ModelSlots,
+    opt: &Optimizer,
+    batch: &SparseBatch,
+    ws: &mut Workspace,
+    step: Step,
+) {
+    let half = model.shape.half();
+    let rows = model.shape.rows();
+    group_by_row(batch, rows, ws);
+    let (starts, entries, acc) = (&ws.starts, &ws.entries, &ws.acc);
+    let block = ROWS_PER_TASK * half;
+    let step = Step {
+        limit: ft_limit(),
+        ..step
+    };
+    model
+        .ft_w
+        .par_chunks_mut(block)
+        .zip(slots.ft_w.m.par_chunks_mut(block))
+        .zip(slots.ft_w.v.par_chunks_mut(block))
+        .enumerate()
+        .for_each_init(
+            || vec![0.0f32; half],
+            |g, (b, ((w, m), v))| {
+                for k in 0..w.len() / half {
+                    let r = b * ROWS_PER_TASK + k;
+                    let list = &entries[starts[r] as usize..starts[r + 1] as usize];
+                    if list.is_empty() {
+                        continue;
+                    }
+                    g.fill(0.0);
+                    for &e in list {
+                        let start = e as usize * half;
+                        add(g, &acc[start..start + half]);
+                    }
+                    let span = k * half..(k + 1) * half;
+                    opt.update(
+                        &mut w[span.clone()],
+                        g,
+                        &mut m[span.clone()],
+                        &mut v[span],
+                        step,
+                    );
+                }
+            },
+        );
+}
+
+/// Updates the transformer biases and every dense layer.
+fn update_dense(
+    model: &mut Model,
+    slots: &mut ModelSlots,
+    opt: &Optimizer,
+    grad: &mut ChunkGrad,
+    step: Step,
+) {
+    let ft = Step {
+        limit: ft_limit(),
+        ..step
+    };
+    let s = &mut slots.ft_b;
+    opt.update(&mut model.ft_b, &grad.ft_b, &mut s.m, &mut s.v, ft);
+    let layers = model.dense.len();
+    for (k, ((layer, g), (sw, sb))) in model
+        .dense
+        .iter_mut()
+        .zip(&grad.dense)
+        .zip(slots.dense.iter_mut())
+        .enumerate()
+    {
+        let (wl, bl) = dense_limits(k, layers);
+        let ws = Step { limit: wl, ..step };
+        let bs = Step { limit: bl, ..step };
+        opt.update(&mut layer.wt, &g.wt, &mut sw.m, &mut sw.v, ws);
+        opt.update(&mut layer.b, &g.b, &mut sb.m, &mut sb.v, bs);
+    }
+}
+
+/// The values (internal units) of every sample of `batch`, in parallel.
+pub fn evaluate_batch(model: &Model, batch: &SparseBatch) -> Vec<f64> {
+    (0..batch.len())
+        .collect::<Vec<_>>()
+        .par_chunks(CHUNK)
+        .flat_map_iter(|chunk| {
+            let mut trace = crate::model::Trace::new(model);
+            chunk
+                .iter()
+                .map(|&i| {
+                    let (stm, nstm) = batch.rows(i);
+                    f64::from(model.forward(stm, nstm, &mut trace)) * f64::from(NET_TO_INTERNAL)
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
