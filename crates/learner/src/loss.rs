@@ -211,6 +211,32 @@ impl Figures {
         self.loss += other.loss;
     }
 
+    /// The figures in a fixed order (checkpoints).
+    pub fn to_values(&self) -> [f64; 7] {
+        [
+            self.cross_entropy_eval,
+            self.cross_entropy_win,
+            self.cross_entropy,
+            self.entropy_eval,
+            self.entropy_win,
+            self.entropy,
+            self.loss,
+        ]
+    }
+
+    /// Inverse of [`Self::to_values`].
+    pub fn from_values(v: [f64; 7]) -> Figures {
+        Figures {
+            cross_entropy_eval: v[0],
+            cross_entropy_win: v[1],
+            cross_entropy: v[2],
+            entropy_eval: v[3],
+            entropy_win: v[4],
+            entropy: v[5],
+            loss: v[6],
+        }
+    }
+
     /// Every figure times `k`.
     pub fn scaled(&self, k: f64) -> Figures {
         Figures {

@@ -47,7 +47,11 @@ fn compare(shape: ModelShape, seed: u64, tol: &Tolerance) -> (f64, f64) {
             for k in 0..half {
                 let float = f64::from(trace.acc[p * half + k]) * 127.0;
                 let diff = (f64::from(acc[k]) - float).abs();
-                assert!(diff <= bound, "record {i} acc {p}/{k}: int {} float {float}", acc[k]);
+                assert!(
+                    diff <= bound,
+                    "record {i} acc {p}/{k}: int {} float {float}",
+                    acc[k]
+                );
             }
         }
         let transformed = scratch.transformed(half);
@@ -55,7 +59,10 @@ fn compare(shape: ModelShape, seed: u64, tol: &Tolerance) -> (f64, f64) {
             let float = f64::from(trace.inputs[0][k]) * 127.0;
             // Clamping keeps the accumulator bound; side to move's half first.
             let bound = 0.5 * (real[k / half] + 1) as f64;
-            assert!((f64::from(t) - float).abs() <= bound, "record {i} input {k}");
+            assert!(
+                (f64::from(t) - float).abs() <= bound,
+                "record {i} input {k}"
+            );
         }
         // Each integer layer against the float layer applied to the integer
         // layer's own (dequantized) inputs: the difference is only weight and
@@ -78,17 +85,27 @@ fn compare(shape: ModelShape, seed: u64, tol: &Tolerance) -> (f64, f64) {
                 let int = f64::from(scratch.affine_output(l)[o]) / out_scale;
                 let diff = (int - float).abs();
                 worst.0 = worst.0.max(diff / bound);
-                assert!(diff <= bound, "record {i} layer {l} output {o}: int {int} float {float}");
+                assert!(
+                    diff <= bound,
+                    "record {i} layer {l} output {o}: int {int} float {float}"
+                );
             }
             if l < last {
-                x = scratch.activation(l).iter().map(|&a| f64::from(a) / 127.0).collect();
+                x = scratch
+                    .activation(l)
+                    .iter()
+                    .map(|&a| f64::from(a) / 127.0)
+                    .collect();
             }
         }
         let float_value = f64::from(y) * f64::from(NET_TO_INTERNAL);
         let int_value = f64::from(raw) / 16.0;
         let diff = (int_value - float_value).abs();
         worst.1 = worst.1.max(diff);
-        assert!(diff <= tol.output, "record {i}: int {int_value} float {float_value}");
+        assert!(
+            diff <= tol.output,
+            "record {i}: int {int_value} float {float_value}"
+        );
     }
     worst
 }
@@ -105,7 +122,10 @@ fn float_and_integer_forward_agree_layer_by_layer() {
     ] {
         let shape = ModelShape::new(spec, half, &hidden, false).unwrap();
         let worst = compare(shape, seed, &tol);
-        eprintln!("{spec}: worst layer {:.3} of its bound, worst value {:.2}", worst.0, worst.1);
+        eprintln!(
+            "{spec}: worst layer {:.3} of its bound, worst value {:.2}",
+            worst.0, worst.1
+        );
     }
     let factorized = ModelShape::new("King-All", 32, &[8], true).unwrap();
     compare(factorized, 4, &tol);

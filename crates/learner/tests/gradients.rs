@@ -140,7 +140,15 @@ fn trainer_gradient(model: &Model, batch: &SparseBatch, p: &LossParams) -> Model
         t: 1,
         limit: f32::MAX,
     };
-    train_step(&mut after, &mut slots, &opt, loss, batch, &mut Workspace::default(), step);
+    train_step(
+        &mut after,
+        &mut slots,
+        &opt,
+        loss,
+        batch,
+        &mut Workspace::default(),
+        step,
+    );
     // g = w − w_new, stored in a model-shaped value.
     let mut g = model.clone();
     let pairs = [(&mut g.ft_w, &after.ft_w), (&mut g.ft_b, &after.ft_b)];
@@ -199,7 +207,10 @@ fn check_model(model: &Model, batch: &SparseBatch, p: &LossParams, ft_rows: &[us
         (1, (0..half).step_by(3).collect()),
     ];
     for (l, d) in model.dense.iter().enumerate() {
-        tensors.push((2 + 2 * l, (0..d.wt.len()).step_by(d.wt.len() / 7 + 1).collect()));
+        tensors.push((
+            2 + 2 * l,
+            (0..d.wt.len()).step_by(d.wt.len() / 7 + 1).collect(),
+        ));
         tensors.push((3 + 2 * l, (0..d.b.len()).collect()));
     }
     let mut checked = 0;
@@ -265,7 +276,10 @@ fn factoriser_export_sums_virtual_rows_into_real_ones() {
         let v = 41024 + real % 641;
         assert_eq!(v, 41024 + 9);
         for k in 0..4 {
-            assert_eq!(merged[real * 4 + k], model.ft_w[real * 4 + k] + model.ft_w[v * 4 + k]);
+            assert_eq!(
+                merged[real * 4 + k],
+                model.ft_w[real * 4 + k] + model.ft_w[v * 4 + k]
+            );
         }
     }
 }

@@ -11,6 +11,7 @@ use codec::{Reader, Writer};
 
 use crate::data::StreamState;
 use crate::error::LearnError;
+use crate::loss::Figures;
 use crate::model::Model;
 use crate::optim::ScheduleState;
 use crate::train::history::EpochRow;
@@ -55,6 +56,8 @@ pub struct Checkpoint {
     pub epoch_positions: u64,
     /// Positions trained in the run.
     pub positions: u64,
+    /// Summed training figures of the current epoch and their position count.
+    pub epoch_learn: (Figures, u64),
     pub history: Vec<EpochRow>,
 }
 
@@ -120,6 +123,8 @@ impl Checkpoint {
         w.u64(self.steps);
         w.u64(self.epoch_positions);
         w.u64(self.positions);
+        w.f64s(&self.epoch_learn.0.to_values());
+        w.u64(self.epoch_learn.1);
         let st = &self.stream;
         w.u64(st.pass);
         w.u64(st.drawn);
@@ -173,6 +178,11 @@ impl Checkpoint {
         let steps = r.u64("steps")?;
         let epoch_positions = r.u64("epoch positions")?;
         let positions = r.u64("positions")?;
+        let sums: [f64; 7] = r
+            .f64s("epoch figures")?
+            .try_into()
+            .map_err(|_| "epoch figures: expected 7 values".to_string())?;
+        let epoch_learn = (Figures::from_values(sums), r.u64("epoch figure count")?);
         let pass = r.u64("stream pass")?;
         let drawn = r.u64("stream draws")?;
         let rng = r.u64("stream rng")?;
@@ -209,6 +219,7 @@ impl Checkpoint {
             steps,
             epoch_positions,
             positions,
+            epoch_learn,
             history,
         })
     }

@@ -77,6 +77,8 @@ pub fn train(
             let n = (config.epoch_size - run.state.epoch_positions).min(config.batch_size as u64);
             let figures = run.train_batch(&mut batch, &mut ws, n as usize)?;
             learn.add(&figures, n);
+            run.state.epoch_learn.0.add(&figures);
+            run.state.epoch_learn.1 += n;
             batches += 1;
             bar.inc(n);
             let before = run.state.positions - n;
@@ -90,8 +92,7 @@ pub fn train(
                 learn.recent_n = 0;
             }
         }
-        let (row, verdict) = run.end_epoch(learn.epoch_mean());
-        learn.epoch = (Figures::default(), 0);
+        let (row, verdict) = run.end_epoch();
         last_val = row.val_loss;
         let text = format!(
             "epoch {} done: train loss {:.6}, validation loss {:.6}, move accuracy {:.2}%{}\n",
@@ -147,28 +148,21 @@ fn progress_bar(config: &TrainConfig, done: u64) -> ProgressBar {
     bar
 }
 
-/// Training figures since the last report and over the epoch.
+/// Training figures since the last report.
 #[derive(Default)]
 struct LearnFigures {
     recent: Figures,
     recent_n: u64,
-    epoch: (Figures, u64),
 }
 
 impl LearnFigures {
     fn add(&mut self, sum: &Figures, n: u64) {
         self.recent.add(sum);
         self.recent_n += n;
-        self.epoch.0.add(sum);
-        self.epoch.1 += n;
     }
 
     fn mean(&self) -> Option<Figures> {
         (self.recent_n > 0).then(|| self.recent.scaled(1.0 / self.recent_n as f64))
-    }
-
-    fn epoch_mean(&self) -> Option<Figures> {
-        (self.epoch.1 > 0).then(|| self.epoch.0.scaled(1.0 / self.epoch.1 as f64))
     }
 }
 
@@ -242,10 +236,11 @@ impl Run<'_> {
     }
 
     /// Validation, newbob and the history row of the epoch that just ended.
-    fn end_epoch(&mut self, train: Option<Figures>) -> (EpochRow, Verdict) {
-        let learn = train.unwrap_or_default();
+    fn end_epoch(&mut self) -> (EpochRow, Verdict) {
         let report = self.report(None);
         let state = &mut self.state;
+        let (sum, n) = std::mem::take(&mut state.epoch_learn);
+        let learn = sum.scaled(1.0 / n.max(1) as f64);
         let verdict = self
             .config
             .schedule
@@ -309,6 +304,7 @@ impl Run<'_> {
             steps: s.steps,
             epoch_positions: s.epoch_positions,
             positions: s.positions,
+            epoch_learn: s.epoch_learn,
             history: s.history.clone(),
         }
     }

@@ -7,6 +7,7 @@ use std::ops::Range;
 use crate::checkpoint::{Checkpoint, RunIdentity, Weights};
 use crate::data::{BinSource, PositionSource, Stream};
 use crate::error::LearnError;
+use crate::loss::Figures;
 use crate::model::{Extractor, Model};
 use crate::optim::ScheduleState;
 
@@ -23,6 +24,8 @@ pub struct RunState {
     pub steps: u64,
     pub epoch_positions: u64,
     pub positions: u64,
+    /// Summed training figures of the current epoch and their position count.
+    pub epoch_learn: (Figures, u64),
     pub history: Vec<EpochRow>,
 }
 
@@ -107,6 +110,7 @@ impl<'c> Run<'c> {
                 steps: 0,
                 epoch_positions: 0,
                 positions: 0,
+                epoch_learn: (Figures::default(), 0),
                 history: Vec::new(),
             },
             identity,
@@ -137,6 +141,7 @@ impl<'c> Run<'c> {
             steps: ckpt.steps,
             epoch_positions: ckpt.epoch_positions,
             positions: ckpt.positions,
+            epoch_learn: ckpt.epoch_learn,
             history: ckpt.history,
         };
         Ok(())
