@@ -44,14 +44,11 @@ fn compare(shape: ModelShape, seed: u64, tol: &Tolerance) -> (f64, f64) {
         let real = [stm.len(), nstm.len()];
         for (p, acc) in [&us, &them].into_iter().enumerate() {
             let bound = 0.5 * (real[p] + 1) as f64;
-            for k in 0..half {
-                let float = f64::from(trace.acc[p * half + k]) * 127.0;
-                let diff = (f64::from(acc[k]) - float).abs();
-                assert!(
-                    diff <= bound,
-                    "record {i} acc {p}/{k}: int {} float {float}",
-                    acc[k]
-                );
+            let floats = &trace.acc[p * half..(p + 1) * half];
+            for (k, (&int, &float)) in acc.iter().zip(floats).enumerate() {
+                let float = f64::from(float) * 127.0;
+                let diff = (f64::from(int) - float).abs();
+                assert!(diff <= bound, "record {i} acc {p}/{k}: int {int} float {float}");
             }
         }
         let transformed = scratch.transformed(half);
