@@ -33,8 +33,9 @@ pub enum Command {
     RandomNet(crate::random_net::RandomNetArgs),
 }
 
-/// `nnue-learn train`.
+/// `nnue-learn train`. A repeated option takes its last value.
 #[derive(Args, Clone, Debug)]
+#[command(args_override_self = true)]
 pub struct TrainArgs {
     /// Training data (.bin), one or many files.
     #[arg(long, num_args = 1.., required = true)]

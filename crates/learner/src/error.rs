@@ -51,10 +51,11 @@ impl LearnError {
         }
     }
 
-    /// The process exit code: 2 for usage errors, 1 for every other failure.
+    /// The process exit code: 2 for usage errors (bad options, an unknown feature
+    /// set, an architecture a `.nnue` file cannot hold), 1 for every other failure.
     pub fn exit_code(&self) -> u8 {
         match self {
-            LearnError::Usage(_) => 2,
+            LearnError::Usage(_) | LearnError::FeatureSet(_) | LearnError::Architecture(_) => 2,
             _ => 1,
         }
     }

@@ -48,7 +48,10 @@ fn compare(shape: ModelShape, seed: u64, tol: &Tolerance) -> (f64, f64) {
             for (k, (&int, &float)) in acc.iter().zip(floats).enumerate() {
                 let float = f64::from(float) * 127.0;
                 let diff = (f64::from(int) - float).abs();
-                assert!(diff <= bound, "record {i} acc {p}/{k}: int {int} float {float}");
+                assert!(
+                    diff <= bound,
+                    "record {i} acc {p}/{k}: int {int} float {float}"
+                );
             }
         }
         let transformed = scratch.transformed(half);

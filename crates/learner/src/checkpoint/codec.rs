@@ -102,7 +102,7 @@ impl<'a> Reader<'a> {
         let left = (self.bytes.len() - self.pos) as u64;
         if n.saturating_mul(unit as u64) > left {
             return Err(format!(
-                "{what}: length {n} does not fit in the {left} bytes left at offset {}",
+                "{what}: {n} values of {unit} bytes do not fit in the {left} bytes left at offset {}",
                 self.pos
             ));
         }
