@@ -29,6 +29,10 @@ impl Dense {
     /// `out = b + Wᵀx`.
     #[inline]
     pub fn forward(&self, x: &[f32], out: &mut [f32]) {
+        if self.outputs == 1 {
+            out[0] = self.b[0] + dot(x, &self.wt);
+            return;
+        }
         out.copy_from_slice(&self.b);
         for (i, &xi) in x.iter().enumerate() {
             if xi != 0.0 {
@@ -41,6 +45,11 @@ impl Dense {
     /// output gradient `dy` and input `x`.
     #[inline]
     pub fn accumulate_grad(&self, x: &[f32], dy: &[f32], grad: &mut Dense) {
+        if self.outputs == 1 {
+            super::kernels::axpy(&mut grad.wt, dy[0], x);
+            grad.b[0] += dy[0];
+            return;
+        }
         for (i, &xi) in x.iter().enumerate() {
             if xi != 0.0 {
                 axpy(
@@ -57,6 +66,12 @@ impl Dense {
     /// `passes(i)` (elsewhere ClippedReLU blocks it and 0 is written).
     #[inline]
     pub fn input_grad(&self, dy: &[f32], dx: &mut [f32], passes: impl Fn(usize) -> bool) {
+        if self.outputs == 1 {
+            for (i, (d, &w)) in dx.iter_mut().zip(&self.wt).enumerate() {
+                *d = if passes(i) { w * dy[0] } else { 0.0 };
+            }
+            return;
+        }
         for (i, d) in dx.iter_mut().enumerate() {
             *d = if passes(i) {
                 dot(&self.wt[i * self.outputs..(i + 1) * self.outputs], dy)

@@ -22,8 +22,6 @@ use crate::optim::{Optimizer, Step};
 /// Samples per parallel task of the dense part. Fixed: it decides the order in
 /// which gradients are summed.
 pub const CHUNK: usize = 256;
-/// Transformer rows per parallel task of the sparse update.
-const ROWS_PER_TASK: usize = 32;
 
 /// Buffers reused from batch to batch.
 #[derive(Default)]
@@ -197,7 +195,62 @@ fn group_by_row(batch: &SparseBatch, rows: usize, ws: &mut Workspace) {
     }
 }
 
-/// Sums each touched row's gradient and updates it (one task per block of rows).
+/// Samples whose accumulator gradients a row task reads together: 128 samples
+/// × 2 perspectives × `half` floats stay in the core's cache while every row of
+/// the task takes its entries from them.
+const SAMPLE_BLOCK: usize = 128;
+
+/// A contiguous range of transformer rows and the touched ones in it.
+struct RowPart<'a> {
+    first_row: usize,
+    touched: &'a [u32],
+    w: &'a mut [f32],
+    m: &'a mut [f32],
+    v: &'a mut [f32],
+}
+
+/// Splits the touched rows into about `parts` contiguous parts with their weight
+/// and optimizer slices.
+fn split_rows<'a>(
+    touched: &'a [u32],
+    half: usize,
+    parts: usize,
+    mut w: &'a mut [f32],
+    mut m: &'a mut [f32],
+    mut v: &'a mut [f32],
+) -> Vec<RowPart<'a>> {
+    let per = touched.len().div_ceil(parts.max(1)).max(1);
+    let mut out = Vec::with_capacity(parts);
+    let mut row = 0usize;
+    for chunk in touched.chunks(per) {
+        let end = *chunk.last().unwrap_or(&0) as usize + 1;
+        let skip = (chunk[0] as usize - row) * half;
+        let take = (end - chunk[0] as usize) * half;
+        let (_, rest) = std::mem::take(&mut w).split_at_mut(skip);
+        let (wp, rest) = rest.split_at_mut(take);
+        w = rest;
+        let (_, rest) = std::mem::take(&mut m).split_at_mut(skip);
+        let (mp, rest) = rest.split_at_mut(take);
+        m = rest;
+        let (_, rest) = std::mem::take(&mut v).split_at_mut(skip);
+        let (vp, rest) = rest.split_at_mut(take);
+        v = rest;
+        out.push(RowPart {
+            first_row: chunk[0] as usize,
+            touched: chunk,
+            w: wp,
+            m: mp,
+            v: vp,
+        });
+        row = end;
+    }
+    out
+}
+
+/// Sums each touched row's gradient and updates it. Rows are split into parts,
+/// one task each; a task walks the batch in sample blocks and adds, for each of
+/// its rows, that block's entries — so a row's sum is always in sample order,
+/// whatever the thread count, and the gradients read stay in cache.
 fn update_transformer_rows(
     model: &mut Model,
     slots: &mut ModelSlots,
@@ -210,42 +263,54 @@ fn update_transformer_rows(
     let rows = model.shape.rows();
     group_by_row(batch, rows, ws);
     let (starts, entries, acc) = (&ws.starts, &ws.entries, &ws.acc);
-    let block = ROWS_PER_TASK * half;
+    let touched: Vec<u32> = (0..rows as u32)
+        .filter(|&r| starts[r as usize] != starts[r as usize + 1])
+        .collect();
     let step = Step {
         limit: ft_limit(),
         ..step
     };
-    model
-        .ft_w
-        .par_chunks_mut(block)
-        .zip(slots.ft_w.m.par_chunks_mut(block))
-        .zip(slots.ft_w.v.par_chunks_mut(block))
-        .enumerate()
-        .for_each_init(
-            || vec![0.0f32; half],
-            |g, (b, ((w, m), v))| {
-                for k in 0..w.len() / half {
-                    let r = b * ROWS_PER_TASK + k;
-                    let list = &entries[starts[r] as usize..starts[r + 1] as usize];
-                    if list.is_empty() {
-                        continue;
-                    }
-                    g.fill(0.0);
-                    for &e in list {
-                        let start = e as usize * half;
-                        add(g, &acc[start..start + half]);
-                    }
-                    let span = k * half..(k + 1) * half;
-                    opt.update(
-                        &mut w[span.clone()],
-                        g,
-                        &mut m[span.clone()],
-                        &mut v[span],
-                        step,
-                    );
+    let parts = split_rows(
+        &touched,
+        half,
+        4 * rayon::current_num_threads(),
+        &mut model.ft_w,
+        &mut slots.ft_w.m,
+        &mut slots.ft_w.v,
+    );
+    let blocks = batch.len().div_ceil(SAMPLE_BLOCK);
+    parts.into_par_iter().for_each(|part| {
+        let mut grad = vec![0.0f32; part.touched.len() * half];
+        let mut cursor: Vec<usize> = part
+            .touched
+            .iter()
+            .map(|&r| starts[r as usize] as usize)
+            .collect();
+        for b in 0..blocks {
+            let limit = (2 * SAMPLE_BLOCK * (b + 1)) as u32;
+            for (k, &r) in part.touched.iter().enumerate() {
+                let end = starts[r as usize + 1] as usize;
+                let g = &mut grad[k * half..(k + 1) * half];
+                let c = &mut cursor[k];
+                while *c < end && entries[*c] < limit {
+                    let start = entries[*c] as usize * half;
+                    add(g, &acc[start..start + half]);
+                    *c += 1;
                 }
-            },
-        );
+            }
+        }
+        for (k, &r) in part.touched.iter().enumerate() {
+            let span =
+                (r as usize - part.first_row) * half..(r as usize - part.first_row + 1) * half;
+            opt.update(
+                &mut part.w[span.clone()],
+                &grad[k * half..(k + 1) * half],
+                &mut part.m[span.clone()],
+                &mut part.v[span],
+                step,
+            );
+        }
+    });
 }
 
 /// Updates the transformer biases and every dense layer.
