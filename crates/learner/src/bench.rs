@@ -41,6 +41,19 @@ pub struct BenchResult {
     pub positions: u64,
     pub data: Duration,
     pub step: Duration,
+    /// CPU time of the whole process over the timed batches (all threads), when
+    /// the system reports it: on a loaded machine wall time says little.
+    pub cpu: Option<Duration>,
+}
+
+/// CPU time used by this process so far (Linux `/proc/self/stat`, 100 ticks/s).
+fn process_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }
 
 impl BenchResult {
@@ -92,8 +105,13 @@ pub fn measure(args: &BenchArgs) -> Result<BenchResult, LearnError> {
         positions: 0,
         data: Duration::ZERO,
         step: Duration::ZERO,
+        cpu: None,
     };
+    let mut cpu_start = None;
     for b in 0..=args.batches {
+        if b == 1 {
+            cpu_start = process_cpu_time();
+        }
         let t0 = Instant::now();
         batcher.fill(&mut stream, args.batch_size, &mut batch)?;
         let t1 = Instant::now();
@@ -114,6 +132,9 @@ pub fn measure(args: &BenchArgs) -> Result<BenchResult, LearnError> {
             result.step += t2 - t1;
         }
     }
+    result.cpu = process_cpu_time()
+        .zip(cpu_start)
+        .map(|(end, start)| end.saturating_sub(start));
     Ok(result)
 }
 
@@ -121,8 +142,15 @@ pub fn measure(args: &BenchArgs) -> Result<BenchResult, LearnError> {
 pub fn run(args: &BenchArgs) -> Result<String, LearnError> {
     let pool = thread_pool(args.threads)?;
     let r = pool.install(|| measure(args))?;
+    let cpu = r.cpu.map_or(String::new(), |cpu| {
+        format!(
+            "; CPU {:.2} s, {:.0} positions per CPU-second",
+            cpu.as_secs_f64(),
+            r.positions as f64 / cpu.as_secs_f64().max(1e-9)
+        )
+    });
     Ok(format!(
-        "{} {}->{}x2-{} batch {} on {} threads: {} positions, {:.0} positions/s (data {:.2} s, step {:.2} s)",
+        "{} {}->{}x2-{} batch {} on {} threads ({:?}): {} positions, {:.0} positions/s (data {:.2} s, step {:.2} s){cpu}",
         args.feature_set,
         crate::model::ModelShape::new(&args.feature_set, args.ft_size, &parse_widths(&args.hidden)?, args.factorize)?
             .inputs(),
@@ -130,6 +158,7 @@ pub fn run(args: &BenchArgs) -> Result<String, LearnError> {
         args.hidden.replace(',', "-"),
         args.batch_size,
         pool.current_num_threads(),
+        crate::model::kernels::Simd::detect(),
         r.positions,
         r.positions_per_second(),
         r.data.as_secs_f64(),

@@ -27,7 +27,7 @@ impl Dense {
     }
 
     /// `out = b + Wᵀx`.
-    #[inline]
+    #[inline(always)]
     pub fn forward(&self, x: &[f32], out: &mut [f32]) {
         if self.outputs == 1 {
             out[0] = self.b[0] + dot(x, &self.wt);
@@ -43,7 +43,7 @@ impl Dense {
 
     /// Accumulates this sample's weight and bias gradients into `grad` for the
     /// output gradient `dy` and input `x`.
-    #[inline]
+    #[inline(always)]
     pub fn accumulate_grad(&self, x: &[f32], dy: &[f32], grad: &mut Dense) {
         if self.outputs == 1 {
             super::kernels::axpy(&mut grad.wt, dy[0], x);
@@ -62,22 +62,28 @@ impl Dense {
         super::kernels::add(&mut grad.b, dy);
     }
 
-    /// The input gradient `dx[i] = Σ_o W[o][i] dy[o]`, computed only where
-    /// `passes(i)` (elsewhere ClippedReLU blocks it and 0 is written).
-    #[inline]
-    pub fn input_grad(&self, dy: &[f32], dx: &mut [f32], passes: impl Fn(usize) -> bool) {
-        if self.outputs == 1 {
-            for (i, (d, &w)) in dx.iter_mut().zip(&self.wt).enumerate() {
-                *d = if passes(i) { w * dy[0] } else { 0.0 };
+    /// The input gradient `dx[i] = Σ_o W[o][i] dy[o]` where `passes(i)` (elsewhere
+    /// ClippedReLU blocks it and 0 is written). `rows` is [`Self::weights_row_major`],
+    /// so the sum is one contiguous row per non-zero `dy[o]` — and behind a
+    /// ClippedReLU many are zero.
+    #[inline(always)]
+    pub fn input_grad(
+        &self,
+        rows: &[f32],
+        dy: &[f32],
+        dx: &mut [f32],
+        passes: impl Fn(usize) -> bool,
+    ) {
+        dx.fill(0.0);
+        for (o, &d) in dy.iter().enumerate() {
+            if d != 0.0 {
+                axpy(dx, d, &rows[o * self.inputs..(o + 1) * self.inputs]);
             }
-            return;
         }
         for (i, d) in dx.iter_mut().enumerate() {
-            *d = if passes(i) {
-                dot(&self.wt[i * self.outputs..(i + 1) * self.outputs], dy)
-            } else {
-                0.0
-            };
+            if !passes(i) {
+                *d = 0.0;
+            }
         }
     }
 

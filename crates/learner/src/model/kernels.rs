@@ -55,3 +55,30 @@ pub fn crelu(x: f32) -> f32 {
 pub fn crelu_passes(x: f32) -> bool {
     x > 0.0 && x < 1.0
 }
+
+/// The widest vector instructions the hot loops are compiled for on this CPU.
+/// Each loop exists plain, with AVX2 and with AVX-512; all sum in the same
+/// order (the lanes of [`dot`] are explicit), so results are bit-identical.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Simd {
+    Avx512,
+    Avx2,
+    Plain,
+}
+
+impl Simd {
+    /// Detected once per call site; detection is a cached CPUID lookup.
+    #[inline]
+    pub fn detect() -> Simd {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                return Simd::Avx512;
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return Simd::Avx2;
+            }
+        }
+        Simd::Plain
+    }
+}

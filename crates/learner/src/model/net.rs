@@ -86,7 +86,7 @@ impl Model {
     }
 
     /// `acc = b + Σ rows`.
-    #[inline]
+    #[inline(always)]
     pub fn accumulate(&self, rows: &[u32], acc: &mut [f32]) {
         let half = self.shape.half();
         acc.copy_from_slice(&self.ft_b);

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::slots::{dense_limits, ft_limit, ModelSlots};
 use crate::data::SparseBatch;
 use crate::loss::{Figures, LossParams};
-use crate::model::kernels::{add, crelu, crelu_passes};
+use crate::model::kernels::{add, crelu, crelu_passes, Simd};
 use crate::model::{Dense, Model, NET_TO_INTERNAL};
 use crate::optim::{Optimizer, Step};
 
@@ -84,11 +84,18 @@ pub fn train_step(
     }
     let width = 2 * model.shape.half();
     ws.acc.resize(n * width, 0.0);
+    let pass = Pass {
+        model,
+        rows: model.dense.iter().map(Dense::weights_row_major).collect(),
+        batch,
+        loss,
+        n,
+    };
     let grads: Vec<ChunkGrad> = ws
         .acc
         .par_chunks_mut(CHUNK * width)
         .enumerate()
-        .map(|(c, acc)| chunk_pass(model, batch, c * CHUNK, acc, loss, n))
+        .map(|(c, acc)| pass.chunk(c * CHUNK, acc))
         .collect();
     let mut total = grads
         .into_iter()
@@ -106,68 +113,105 @@ pub fn train_step(
     total.figures
 }
 
-/// Forward and backward of the samples `first..` whose accumulators are `acc`;
-/// leaves the accumulator gradients in `acc`.
-fn chunk_pass(
-    model: &Model,
-    batch: &SparseBatch,
-    first: usize,
-    acc: &mut [f32],
-    loss: LossSetting<'_>,
+/// What every chunk of a batch's dense pass shares.
+struct Pass<'a> {
+    model: &'a Model,
+    /// Each dense layer's weights row-major, for the input gradients.
+    rows: Vec<Vec<f32>>,
+    batch: &'a SparseBatch,
+    loss: LossSetting<'a>,
+    /// Batch size (the loss is a batch mean).
     n: usize,
-) -> ChunkGrad {
-    let half = model.shape.half();
-    let width = 2 * half;
-    let mut grad = ChunkGrad {
-        dense: model
-            .dense
-            .iter()
-            .map(|d| Dense::zeros(d.inputs, d.outputs))
-            .collect(),
-        ft_b: vec![0.0; half],
-        figures: Figures::default(),
-    };
-    let mut buf = SampleBuffers::new(model);
-    let last = model.dense.len() - 1;
-    for (j, acc) in acc.chunks_exact_mut(width).enumerate() {
-        let i = first + j;
-        let (stm, nstm) = batch.rows(i);
-        let (us, them) = acc.split_at_mut(half);
-        model.accumulate(stm, us);
-        model.accumulate(nstm, them);
-        for (x, &a) in buf.inputs[0].iter_mut().zip(acc.iter()) {
-            *x = crelu(a);
+}
+
+impl Pass<'_> {
+    /// Forward and backward of the samples `first..` whose accumulators are
+    /// `acc`; leaves the accumulator gradients in `acc`. Compiled for AVX2 too
+    /// (see [`Simd`]).
+    fn chunk(&self, first: usize, acc: &mut [f32]) -> ChunkGrad {
+        match Simd::detect() {
+            // SAFETY: the CPU supports the instructions (checked at run time).
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { self.chunk_avx512(first, acc) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { self.chunk_avx2(first, acc) },
+            _ => self.chunk_generic(first, acc),
         }
-        for (k, layer) in model.dense.iter().enumerate() {
-            layer.forward(&buf.inputs[k], &mut buf.outputs[k]);
-            if k < last {
-                for (x, &h) in buf.inputs[k + 1].iter_mut().zip(&buf.outputs[k]) {
-                    *x = crelu(h);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn chunk_avx2(&self, first: usize, acc: &mut [f32]) -> ChunkGrad {
+        self.chunk_generic(first, acc)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    fn chunk_avx512(&self, first: usize, acc: &mut [f32]) -> ChunkGrad {
+        self.chunk_generic(first, acc)
+    }
+
+    #[inline(always)]
+    fn chunk_generic(&self, first: usize, acc: &mut [f32]) -> ChunkGrad {
+        let (model, batch, loss, n) = (self.model, self.batch, self.loss, self.n);
+        let half = model.shape.half();
+        let width = 2 * half;
+        let mut grad = ChunkGrad {
+            dense: model
+                .dense
+                .iter()
+                .map(|d| Dense::zeros(d.inputs, d.outputs))
+                .collect(),
+            ft_b: vec![0.0; half],
+            figures: Figures::default(),
+        };
+        let mut buf = SampleBuffers::new(model);
+        let last = model.dense.len() - 1;
+        for (j, acc) in acc.chunks_exact_mut(width).enumerate() {
+            let i = first + j;
+            let (stm, nstm) = batch.rows(i);
+            let (us, them) = acc.split_at_mut(half);
+            model.accumulate(stm, us);
+            model.accumulate(nstm, them);
+            for (x, &a) in buf.inputs[0].iter_mut().zip(acc.iter()) {
+                *x = crelu(a);
+            }
+            for (k, layer) in model.dense.iter().enumerate() {
+                layer.forward(&buf.inputs[k], &mut buf.outputs[k]);
+                if k < last {
+                    for (x, &h) in buf.inputs[k + 1].iter_mut().zip(&buf.outputs[k]) {
+                        *x = crelu(h);
+                    }
                 }
             }
-        }
-        let v = f64::from(buf.outputs[last][0]) * f64::from(NET_TO_INTERNAL);
-        let target = batch.targets[i];
-        let (_, dldv) = loss.params.eval(v, target, loss.power_lambda);
-        grad.figures
-            .add(&Figures::of(loss.params, v, target, loss.power_lambda));
-        buf.grads[last][0] = (dldv * f64::from(NET_TO_INTERNAL) / n as f64) as f32;
-        for k in (0..=last).rev() {
-            let layer = &model.dense[k];
-            layer.accumulate_grad(&buf.inputs[k], &buf.grads[k], &mut grad.dense[k]);
-            if k > 0 {
-                let (lower, upper) = buf.grads.split_at_mut(k);
-                let pre = &buf.outputs[k - 1];
-                layer.input_grad(&upper[0], &mut lower[k - 1], |i| crelu_passes(pre[i]));
-            } else {
-                layer.input_grad(&buf.grads[0], &mut buf.dx, |i| crelu_passes(acc[i]));
+            let v = f64::from(buf.outputs[last][0]) * f64::from(NET_TO_INTERNAL);
+            let target = batch.targets[i];
+            let (_, dldv) = loss.params.eval(v, target, loss.power_lambda);
+            grad.figures
+                .add(&Figures::of(loss.params, v, target, loss.power_lambda));
+            buf.grads[last][0] = (dldv * f64::from(NET_TO_INTERNAL) / n as f64) as f32;
+            for k in (0..=last).rev() {
+                let layer = &model.dense[k];
+                layer.accumulate_grad(&buf.inputs[k], &buf.grads[k], &mut grad.dense[k]);
+                if k > 0 {
+                    let (lower, upper) = buf.grads.split_at_mut(k);
+                    let pre = &buf.outputs[k - 1];
+                    layer.input_grad(&self.rows[k], &upper[0], &mut lower[k - 1], |i| {
+                        crelu_passes(pre[i])
+                    });
+                } else {
+                    layer.input_grad(&self.rows[0], &buf.grads[0], &mut buf.dx, |i| {
+                        crelu_passes(acc[i])
+                    });
+                }
             }
+            acc.copy_from_slice(&buf.dx);
+            add(&mut grad.ft_b, &acc[..half]);
+            add(&mut grad.ft_b, &acc[half..]);
         }
-        acc.copy_from_slice(&buf.dx);
-        add(&mut grad.ft_b, &acc[..half]);
-        add(&mut grad.ft_b, &acc[half..]);
+        grad
     }
-    grad
 }
 
 /// Groups the batch's (sample, perspective) pairs by transformer row.
@@ -199,6 +243,66 @@ fn group_by_row(batch: &SparseBatch, rows: usize, ws: &mut Workspace) {
 /// × 2 perspectives × `half` floats stay in the core's cache while every row of
 /// the task takes its entries from them.
 const SAMPLE_BLOCK: usize = 128;
+
+/// The batch's accumulator gradients grouped by transformer row.
+struct Grouped<'a> {
+    starts: &'a [u32],
+    entries: &'a [u32],
+    acc: &'a [f32],
+    half: usize,
+    blocks: usize,
+}
+
+impl Grouped<'_> {
+    /// The summed gradient of each row of `touched`, each in sample order.
+    fn part_gradient(&self, touched: &[u32]) -> Vec<f32> {
+        match Simd::detect() {
+            // SAFETY: the CPU supports the instructions (checked at run time).
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { self.part_gradient_avx512(touched) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { self.part_gradient_avx2(touched) },
+            _ => self.part_gradient_generic(touched),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn part_gradient_avx2(&self, touched: &[u32]) -> Vec<f32> {
+        self.part_gradient_generic(touched)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    fn part_gradient_avx512(&self, touched: &[u32]) -> Vec<f32> {
+        self.part_gradient_generic(touched)
+    }
+
+    #[inline(always)]
+    fn part_gradient_generic(&self, touched: &[u32]) -> Vec<f32> {
+        let half = self.half;
+        let mut grad = vec![0.0f32; touched.len() * half];
+        let mut cursor: Vec<usize> = touched
+            .iter()
+            .map(|&r| self.starts[r as usize] as usize)
+            .collect();
+        for b in 0..self.blocks {
+            let limit = (2 * SAMPLE_BLOCK * (b + 1)) as u32;
+            for (k, &r) in touched.iter().enumerate() {
+                let end = self.starts[r as usize + 1] as usize;
+                let g = &mut grad[k * half..(k + 1) * half];
+                let c = &mut cursor[k];
+                while *c < end && self.entries[*c] < limit {
+                    let start = self.entries[*c] as usize * half;
+                    add(g, &self.acc[start..start + half]);
+                    *c += 1;
+                }
+            }
+        }
+        grad
+    }
+}
 
 /// A contiguous range of transformer rows and the touched ones in it.
 struct RowPart<'a> {
@@ -279,26 +383,15 @@ fn update_transformer_rows(
         &mut slots.ft_w.v,
     );
     let blocks = batch.len().div_ceil(SAMPLE_BLOCK);
+    let grouped = Grouped {
+        starts,
+        entries,
+        acc,
+        half,
+        blocks,
+    };
     parts.into_par_iter().for_each(|part| {
-        let mut grad = vec![0.0f32; part.touched.len() * half];
-        let mut cursor: Vec<usize> = part
-            .touched
-            .iter()
-            .map(|&r| starts[r as usize] as usize)
-            .collect();
-        for b in 0..blocks {
-            let limit = (2 * SAMPLE_BLOCK * (b + 1)) as u32;
-            for (k, &r) in part.touched.iter().enumerate() {
-                let end = starts[r as usize + 1] as usize;
-                let g = &mut grad[k * half..(k + 1) * half];
-                let c = &mut cursor[k];
-                while *c < end && entries[*c] < limit {
-                    let start = entries[*c] as usize * half;
-                    add(g, &acc[start..start + half]);
-                    *c += 1;
-                }
-            }
-        }
+        let grad = grouped.part_gradient(part.touched);
         for (k, &r) in part.touched.iter().enumerate() {
             let span =
                 (r as usize - part.first_row) * half..(r as usize - part.first_row + 1) * half;
