@@ -53,7 +53,6 @@ pub fn train(
     let mut batch = SparseBatch::new();
     let mut ws = Workspace::default();
     let mut batches = 0u64;
-    let mut last_val = f64::NAN;
     if run.state.positions == 0 {
         let initial = run.report(None);
         writeln!(
@@ -93,7 +92,6 @@ pub fn train(
             }
         }
         let (row, verdict) = run.end_epoch();
-        last_val = row.val_loss;
         let text = format!(
             "epoch {} done: train loss {:.6}, validation loss {:.6}, move accuracy {:.2}%{}\n",
             row.epoch,
@@ -119,10 +117,16 @@ pub fn train(
     }
     bar.finish_and_clear();
     let clamped = run.save(true)?;
+    // After a newbob rollback the final weights are not the last epoch's.
+    let lambda = config.power_lambda(run.state.schedule.epoch);
+    let val_loss = run
+        .validation
+        .figures(&run.state.current.model, &config.loss, lambda)
+        .loss;
     Ok(Outcome {
         epochs: run.state.schedule.epoch,
         positions: run.state.positions,
-        val_loss: last_val,
+        val_loss,
         clamped,
         seconds: started.elapsed().as_secs_f64(),
     })
