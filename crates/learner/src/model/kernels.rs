@@ -24,6 +24,16 @@ pub fn add(y: &mut [f32], x: &[f32]) {
     }
 }
 
+/// `y += (x[0] + x[1]) + (x[2] + x[3])`.
+#[inline(always)]
+pub fn add4(y: &mut [f32], x: [&[f32]; 4]) {
+    let n = y.len();
+    let [a, b, c, d] = x.map(|v| &v[..n]);
+    for i in 0..n {
+        y[i] += (a[i] + b[i]) + (c[i] + d[i]);
+    }
+}
+
 /// `Σ a[i] · b[i]` over the common length, in a fixed order.
 #[inline(always)]
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
