@@ -1,6 +1,7 @@
 //! The training loop: epochs of batches, validation, reports, newbob, saving.
 
 pub mod accuracy;
+pub mod batches;
 pub mod config;
 pub mod history;
 pub mod plot;
@@ -19,14 +20,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 pub use config::{TrainConfig, ValidationSource};
 
 use crate::checkpoint::{write_atomic, Checkpoint, Weights};
-use crate::data::{Batcher, SparseBatch};
 use crate::error::LearnError;
 use crate::loss::Figures;
-use crate::optim::{Step, Verdict};
+use crate::optim::Verdict;
 use history::EpochRow;
 use report::Report;
 use setup::Run;
-use step::{train_step, LossSetting, Workspace};
+use step::Workspace;
 
 /// What a finished run reports.
 #[derive(Clone, Debug)]
@@ -48,74 +48,31 @@ pub fn train(
 ) -> Result<Outcome, LearnError> {
     let mut run = Run::prepare(config)?;
     let started = Instant::now();
-    let bar = progress_bar(config, run.state.positions);
-    let mut learn = LearnFigures::default();
-    let mut batch = SparseBatch::new();
-    let mut ws = Workspace::default();
-    let mut batches = 0u64;
+    let mut ctx = LoopContext {
+        stop,
+        out,
+        bar: progress_bar(config, run.state.positions),
+        learn: LearnFigures::default(),
+        ws: Workspace::default(),
+        batches: 0,
+    };
     if run.state.positions == 0 {
         let initial = run.report(None);
-        writeln!(
-            out,
-            "initial validation loss {:.6} on {} positions",
+        let text = format!(
+            "initial validation loss {:.6} on {} positions\n{}",
             initial.test.loss,
-            run.validation.batch.len()
-        )
-        .map_err(stdout_error)?;
-        write!(out, "{}", initial.render()).map_err(stdout_error)?;
+            run.validation.batch.len(),
+            initial.render()
+        );
+        ctx.print(&text)?;
     }
     while run.state.schedule.epoch < config.epochs {
-        if run.state.epoch_positions == 0 && run.schedule_newbob() {
-            run.state.snapshot = Some(run.state.current.clone());
-        }
-        while run.state.epoch_positions < config.epoch_size {
-            if stop.load(Ordering::Relaxed) || config.stop_after_batches == Some(batches) {
-                bar.finish_and_clear();
-                return Err(run.interrupt()?);
-            }
-            let n = (config.epoch_size - run.state.epoch_positions).min(config.batch_size as u64);
-            let figures = run.train_batch(&mut batch, &mut ws, n as usize)?;
-            learn.add(&figures, n);
-            run.state.epoch_learn.0.add(&figures);
-            run.state.epoch_learn.1 += n;
-            batches += 1;
-            bar.inc(n);
-            let before = run.state.positions - n;
-            if before / config.loss_output_interval
-                != run.state.positions / config.loss_output_interval
-            {
-                let text = run.report(learn.mean()).render();
-                bar.suspend(|| write!(out, "{text}"))
-                    .map_err(stdout_error)?;
-                learn.recent = Figures::default();
-                learn.recent_n = 0;
-            }
-        }
-        let (row, verdict) = run.end_epoch();
-        let text = format!(
-            "epoch {} done: train loss {:.6}, validation loss {:.6}, move accuracy {:.2}%{}\n",
-            row.epoch,
-            row.train_loss,
-            row.val_loss,
-            100.0 * row.move_accuracy,
-            match verdict {
-                Verdict::Accept => "",
-                Verdict::Reject => " (rejected by newbob; weights restored, lr cut)",
-                Verdict::Stop => " (rejected; too many rejections in a row, stopping)",
-            }
-        );
-        bar.suspend(|| write!(out, "{text}"))
-            .map_err(stdout_error)?;
-        run.write_history()?;
-        let last = run.state.schedule.epoch >= config.epochs || verdict == Verdict::Stop;
-        if last || run.state.schedule.epoch % config.save_every == 0 {
-            run.save(last)?;
-        }
-        if verdict == Verdict::Stop {
+        run.train_epoch(&mut ctx)?;
+        if run.finish_epoch(&mut ctx)? == Verdict::Stop {
             break;
         }
     }
-    bar.finish_and_clear();
+    ctx.bar.finish_and_clear();
     let clamped = run.save(true)?;
     // After a newbob rollback the final weights are not the last epoch's.
     let lambda = config.power_lambda(run.state.schedule.epoch);
@@ -130,6 +87,80 @@ pub fn train(
         clamped,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// What the loop carries from batch to batch besides the run.
+struct LoopContext<'a> {
+    stop: &'a AtomicBool,
+    out: &'a mut dyn Write,
+    bar: ProgressBar,
+    learn: LearnFigures,
+    ws: Workspace,
+    /// Batches trained by this invocation.
+    batches: u64,
+}
+
+impl LoopContext<'_> {
+    /// Prints above the progress bar.
+    fn print(&mut self, text: &str) -> Result<(), LearnError> {
+        let out = &mut self.out;
+        self.bar
+            .suspend(|| write!(out, "{text}"))
+            .map_err(stdout_error)
+    }
+}
+
+impl Run<'_> {
+    /// Trains the rest of the current epoch, reporting every
+    /// `--loss-output-interval` positions.
+    fn train_epoch(&mut self, ctx: &mut LoopContext<'_>) -> Result<(), LearnError> {
+        let config = self.config;
+        if self.state.epoch_positions == 0 && config.schedule.newbob() {
+            self.state.snapshot = Some(self.state.current.clone());
+        }
+        while self.state.epoch_positions < config.epoch_size {
+            if ctx.stop.load(Ordering::Relaxed) || config.stop_after_batches == Some(ctx.batches) {
+                ctx.bar.finish_and_clear();
+                return Err(self.interrupt()?);
+            }
+            let n = self.next_batch_size(0).unwrap_or(config.batch_size);
+            let figures = self.train_batch(&mut ctx.ws, n)?;
+            ctx.learn.add(&figures, n as u64);
+            ctx.batches += 1;
+            ctx.bar.inc(n as u64);
+            let interval = config.loss_output_interval;
+            if (self.state.positions - n as u64) / interval != self.state.positions / interval {
+                let text = self.report(ctx.learn.mean()).render();
+                ctx.print(&text)?;
+                ctx.learn = LearnFigures::default();
+            }
+        }
+        Ok(())
+    }
+
+    /// Validation, newbob, the epoch line, the CSV and plot, and saving.
+    fn finish_epoch(&mut self, ctx: &mut LoopContext<'_>) -> Result<Verdict, LearnError> {
+        let (row, verdict) = self.end_epoch();
+        ctx.print(&format!(
+            "epoch {} done: train loss {:.6}, validation loss {:.6}, move accuracy {:.2}%{}\n",
+            row.epoch,
+            row.train_loss,
+            row.val_loss,
+            100.0 * row.move_accuracy,
+            match verdict {
+                Verdict::Accept => "",
+                Verdict::Reject => " (rejected by newbob; weights restored, lr cut)",
+                Verdict::Stop => " (rejected; too many rejections in a row, stopping)",
+            }
+        ))?;
+        self.write_history()?;
+        let config = self.config;
+        let last = self.state.schedule.epoch >= config.epochs || verdict == Verdict::Stop;
+        if last || self.state.schedule.epoch.is_multiple_of(config.save_every) {
+            self.save(last)?;
+        }
+        Ok(verdict)
+    }
 }
 
 fn stdout_error(e: std::io::Error) -> LearnError {
@@ -171,52 +202,6 @@ impl LearnFigures {
 }
 
 impl Run<'_> {
-    fn schedule_newbob(&self) -> bool {
-        self.config.schedule.newbob()
-    }
-
-    /// Reads and trains one batch of `n` positions; returns its summed figures.
-    fn train_batch(
-        &mut self,
-        batch: &mut SparseBatch,
-        ws: &mut Workspace,
-        n: usize,
-    ) -> Result<Figures, LearnError> {
-        let config = self.config;
-        let mut batcher = Batcher::new(
-            self.source.as_ref(),
-            &self.extractor,
-            config.filter.clone(),
-            config.skip_invalid,
-        );
-        batcher.fill(&mut self.stream, n, batch)?;
-        self.invalid += batcher.invalid;
-        let state = &mut self.state;
-        state.steps += 1;
-        let loss = LossSetting {
-            params: &config.loss,
-            power_lambda: config.power_lambda(state.schedule.epoch),
-        };
-        let step = Step {
-            lr: state.schedule.lr as f32,
-            t: state.steps,
-            limit: f32::MAX,
-        };
-        let w = &mut state.current;
-        let figures = train_step(
-            &mut w.model,
-            &mut w.slots,
-            &config.optimizer,
-            loss,
-            batch,
-            ws,
-            step,
-        );
-        state.epoch_positions += n as u64;
-        state.positions += n as u64;
-        Ok(figures)
-    }
-
     /// The report of the current weights.
     fn report(&self, learn: Option<Figures>) -> Report {
         let state = &self.state;
@@ -304,7 +289,11 @@ impl Run<'_> {
             current: s.current.clone(),
             snapshot: s.snapshot.clone(),
             schedule: s.schedule.clone(),
-            stream: self.stream.state.clone(),
+            // With a batch prefetched the stream is one batch ahead.
+            stream: self
+                .consumed
+                .clone()
+                .unwrap_or_else(|| self.stream.state.clone()),
             steps: s.steps,
             epoch_positions: s.epoch_positions,
             positions: s.positions,

@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use crate::checkpoint::{Checkpoint, RunIdentity, Weights};
-use crate::data::{BinSource, PositionSource, Stream};
+use crate::data::{BinSource, PositionSource, SparseBatch, Stream, StreamState};
 use crate::error::LearnError;
 use crate::loss::Figures;
 use crate::model::{Extractor, Model};
@@ -40,6 +40,11 @@ pub struct Run<'c> {
     pub identity: RunIdentity,
     /// Invalid records skipped (with `--skip-invalid`).
     pub invalid: u64,
+    /// The next batch, read while the current one trained.
+    pub prefetched: Option<SparseBatch>,
+    /// The stream state after the batches trained so far, while a prefetched
+    /// batch has moved the stream on (what a checkpoint must store).
+    pub consumed: Option<StreamState>,
 }
 
 /// Splits every range into its first part (training) and its last `fraction`.
@@ -115,6 +120,8 @@ impl<'c> Run<'c> {
             },
             identity,
             invalid: 0,
+            prefetched: None,
+            consumed: None,
         };
         if config.resume {
             run.resume()?;
