@@ -167,50 +167,65 @@ impl Pass<'_> {
             figures: Figures::default(),
         };
         let mut buf = SampleBuffers::new(model);
-        let last = model.dense.len() - 1;
         for (j, acc) in acc.chunks_exact_mut(width).enumerate() {
             let i = first + j;
             let (stm, nstm) = batch.rows(i);
             let (us, them) = acc.split_at_mut(half);
             model.accumulate(stm, us);
             model.accumulate(nstm, them);
-            for (x, &a) in buf.inputs[0].iter_mut().zip(acc.iter()) {
-                *x = crelu(a);
-            }
-            for (k, layer) in model.dense.iter().enumerate() {
-                layer.forward(&buf.inputs[k], &mut buf.outputs[k]);
-                if k < last {
-                    for (x, &h) in buf.inputs[k + 1].iter_mut().zip(&buf.outputs[k]) {
-                        *x = crelu(h);
-                    }
-                }
-            }
-            let v = f64::from(buf.outputs[last][0]) * f64::from(NET_TO_INTERNAL);
+            let v = self.forward(acc, &mut buf);
             let target = batch.targets[i];
             let (_, dldv) = loss.params.eval(v, target, loss.power_lambda);
             grad.figures
                 .add(&Figures::of(loss.params, v, target, loss.power_lambda));
-            buf.grads[last][0] = (dldv * f64::from(NET_TO_INTERNAL) / n as f64) as f32;
-            for k in (0..=last).rev() {
-                let layer = &model.dense[k];
-                layer.accumulate_grad(&buf.inputs[k], &buf.grads[k], &mut grad.dense[k]);
-                if k > 0 {
-                    let (lower, upper) = buf.grads.split_at_mut(k);
-                    let pre = &buf.outputs[k - 1];
-                    layer.input_grad(&self.rows[k], &upper[0], &mut lower[k - 1], |i| {
-                        crelu_passes(pre[i])
-                    });
-                } else {
-                    layer.input_grad(&self.rows[0], &buf.grads[0], &mut buf.dx, |i| {
-                        crelu_passes(acc[i])
-                    });
-                }
-            }
+            let dy = dldv * f64::from(NET_TO_INTERNAL) / n as f64;
+            self.backward(acc, dy as f32, &mut buf, &mut grad.dense);
             acc.copy_from_slice(&buf.dx);
             add(&mut grad.ft_b, &acc[..half]);
             add(&mut grad.ft_b, &acc[half..]);
         }
         grad
+    }
+
+    /// The dense layers from the accumulators `acc`; the value in internal units.
+    #[inline(always)]
+    fn forward(&self, acc: &[f32], buf: &mut SampleBuffers) -> f64 {
+        let last = self.model.dense.len() - 1;
+        for (x, &a) in buf.inputs[0].iter_mut().zip(acc) {
+            *x = crelu(a);
+        }
+        for (k, layer) in self.model.dense.iter().enumerate() {
+            layer.forward(&buf.inputs[k], &mut buf.outputs[k]);
+            if k < last {
+                for (x, &h) in buf.inputs[k + 1].iter_mut().zip(&buf.outputs[k]) {
+                    *x = crelu(h);
+                }
+            }
+        }
+        f64::from(buf.outputs[last][0]) * f64::from(NET_TO_INTERNAL)
+    }
+
+    /// Back through the dense layers from the output gradient `dy`: weight
+    /// gradients into `grad`, the accumulators' gradient into `buf.dx`.
+    #[inline(always)]
+    fn backward(&self, acc: &[f32], dy: f32, buf: &mut SampleBuffers, grad: &mut [Dense]) {
+        let last = self.model.dense.len() - 1;
+        buf.grads[last][0] = dy;
+        for k in (0..=last).rev() {
+            let layer = &self.model.dense[k];
+            layer.accumulate_grad(&buf.inputs[k], &buf.grads[k], &mut grad[k]);
+            if k > 0 {
+                let (lower, upper) = buf.grads.split_at_mut(k);
+                let pre = &buf.outputs[k - 1];
+                layer.input_grad(&self.rows[k], &upper[0], &mut lower[k - 1], |i| {
+                    crelu_passes(pre[i])
+                });
+            } else {
+                layer.input_grad(&self.rows[0], &buf.grads[0], &mut buf.dx, |i| {
+                    crelu_passes(acc[i])
+                });
+            }
+        }
     }
 }
 
