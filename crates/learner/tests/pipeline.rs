@@ -32,7 +32,7 @@ fn stream_draws_every_record_of_every_file() {
     // Files are interleaved, not read one after the other.
     assert!(first[..8].iter().any(|&d| d >= 10), "{first:?}");
     // Draw numbers count up from 0.
-    let mut again = Stream::new(vec![0..10], 4, 7);
+    let mut again = Stream::new(vec![0..10, 10..12], 4, 7);
     assert_eq!(
         (0..3).map(|_| again.draw().1).collect::<Vec<_>>(),
         [0, 1, 2]
