@@ -155,9 +155,10 @@ impl Run<'_> {
         ))?;
         self.write_history()?;
         let config = self.config;
+        // The last epoch is saved by `train` once the loop ends.
         let last = self.state.schedule.epoch >= config.epochs || verdict == Verdict::Stop;
-        if last || self.state.schedule.epoch.is_multiple_of(config.save_every) {
-            self.save(last)?;
+        if !last && self.state.schedule.epoch.is_multiple_of(config.save_every) {
+            self.save(false)?;
         }
         Ok(verdict)
     }
