@@ -202,6 +202,20 @@ fn an_incompatible_resume_is_refused() {
         1,
         &["optimizer is Adam, this run's is Sgd"],
     );
+    fails(
+        &out,
+        &[
+            "--train",
+            s,
+            "--checkpoint-dir",
+            &c,
+            "--resume",
+            "--seed",
+            "9",
+        ],
+        1,
+        &["seed is 0, this run's is 9"],
+    );
     let empty = dir.join("empty");
     let e = empty.to_str().unwrap();
     fails(

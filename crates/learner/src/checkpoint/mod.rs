@@ -32,6 +32,8 @@ pub struct RunIdentity {
     pub optimizer: String,
     pub batch_size: u64,
     pub epoch_size: u64,
+    /// `--seed` (random skipping draws from it; the stream's own state is saved).
+    pub seed: u64,
 }
 
 /// Weights plus their optimizer state.
@@ -115,6 +117,7 @@ impl Checkpoint {
         w.str(&id.optimizer);
         w.u64(id.batch_size);
         w.u64(id.epoch_size);
+        w.u64(id.seed);
         let s = &self.schedule;
         w.u64(s.epoch);
         w.f64(s.lr);
@@ -167,6 +170,7 @@ impl Checkpoint {
             optimizer: r.str("optimizer")?,
             batch_size: r.u64("batch size")?,
             epoch_size: r.u64("epoch size")?,
+            seed: r.u64("seed")?,
         };
         check_identity(&found, identity)?;
         let schedule = ScheduleState {
@@ -262,6 +266,9 @@ fn check_identity(found: &RunIdentity, wanted: &RunIdentity) -> Result<(), Strin
     }
     if found.epoch_size != wanted.epoch_size {
         return differ("epoch size", &found.epoch_size, &wanted.epoch_size);
+    }
+    if found.seed != wanted.seed {
+        return differ("seed", &found.seed, &wanted.seed);
     }
     Ok(())
 }

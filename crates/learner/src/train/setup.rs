@@ -99,6 +99,7 @@ impl<'c> Run<'c> {
             optimizer: format!("{:?}", config.optimizer.kind),
             batch_size: config.batch_size as u64,
             epoch_size: config.epoch_size,
+            seed: config.seed,
         };
         let model = Model::new(config.shape.clone(), config.seed, extractor.max_rows());
         let slots = ModelSlots::new(&model, &config.optimizer);
