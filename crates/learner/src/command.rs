@@ -195,12 +195,13 @@ pub fn run_train(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnErr
     );
     let outcome = pool.install(|| train(&config, stop, &mut std::io::stdout()))?;
     Ok(format!(
-        "wrote {} after {} epochs, {} positions in {:.1} s ({:.0} positions/s); validation loss {:.6}; {} parameters clamped by quantization",
+        "wrote {} after {} epochs, {} positions ({} in {:.1} s, {:.0} positions/s); validation loss {:.6}; {} parameters clamped by quantization",
         config.output_net.display(),
         outcome.epochs,
         outcome.positions,
+        outcome.trained,
         outcome.seconds,
-        outcome.positions as f64 / outcome.seconds.max(1e-9),
+        outcome.trained as f64 / outcome.seconds.max(1e-9),
         outcome.val_loss,
         outcome.clamped
     ))

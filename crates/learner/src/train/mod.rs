@@ -32,7 +32,10 @@ use step::Workspace;
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub epochs: u64,
+    /// Positions of the whole run, resumed parts included.
     pub positions: u64,
+    /// Positions trained by this invocation.
+    pub trained: u64,
     pub val_loss: f64,
     /// Parameters clamped by the final export (0 when weights stayed in range).
     pub clamped: usize,
@@ -48,6 +51,7 @@ pub fn train(
 ) -> Result<Outcome, LearnError> {
     let mut run = Run::prepare(config)?;
     let started = Instant::now();
+    let resumed_at = run.state.positions;
     let mut ctx = LoopContext {
         stop,
         out,
@@ -83,6 +87,7 @@ pub fn train(
     Ok(Outcome {
         epochs: run.state.schedule.epoch,
         positions: run.state.positions,
+        trained: run.state.positions - resumed_at,
         val_loss,
         clamped,
         seconds: started.elapsed().as_secs_f64(),
