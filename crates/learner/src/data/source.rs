@@ -41,7 +41,7 @@ impl BinSource {
         for path in paths {
             if path.extension().is_some_and(|e| e == "binpack") {
                 return Err(LearnError::Usage(format!(
-                    "{}: .binpack input is not supported yet; convert it with nnue-gen-sfen",
+                    "{}: .binpack input is not supported by nnue-learn yet (give .bin files)",
                     path.display()
                 )));
             }

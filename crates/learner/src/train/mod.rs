@@ -186,6 +186,8 @@ fn progress_bar(config: &TrainConfig, done: u64) -> ProgressBar {
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_position(done);
+    // A resumed run's rate and ETA count from now, not from position 0.
+    bar.reset_eta();
     bar
 }
 
