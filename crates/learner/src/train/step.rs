@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use super::slots::{dense_limits, ft_limit, ModelSlots};
 use crate::data::SparseBatch;
 use crate::loss::{Figures, LossParams};
+use crate::model::dense::GROUP;
 use crate::model::kernels::{add, add4, crelu, crelu_passes, Simd};
 use crate::model::{Dense, Model, NET_TO_INTERNAL};
 use crate::optim::{Optimizer, Step};
@@ -166,23 +167,31 @@ impl Pass<'_> {
             ft_b: vec![0.0; half],
             figures: Figures::default(),
         };
-        let mut buf = SampleBuffers::new(model);
-        for (j, acc) in acc.chunks_exact_mut(width).enumerate() {
-            let i = first + j;
-            let (stm, nstm) = batch.rows(i);
-            let (us, them) = acc.split_at_mut(half);
-            model.accumulate(stm, us);
-            model.accumulate(nstm, them);
-            let v = self.forward(acc, &mut buf);
-            let target = batch.targets[i];
-            let (_, dldv) = loss.params.eval(v, target, loss.power_lambda);
-            grad.figures
-                .add(&Figures::of(loss.params, v, target, loss.power_lambda));
-            let dy = dldv * f64::from(NET_TO_INTERNAL) / n as f64;
-            self.backward(acc, dy as f32, &mut buf, &mut grad.dense);
-            acc.copy_from_slice(&buf.dx);
-            add(&mut grad.ft_b, &acc[..half]);
-            add(&mut grad.ft_b, &acc[half..]);
+        let mut bufs: Vec<SampleBuffers> = (0..GROUP).map(|_| SampleBuffers::new(model)).collect();
+        for (g, group) in acc.chunks_mut(GROUP * width).enumerate() {
+            for (j, (acc, buf)) in group.chunks_exact_mut(width).zip(&mut bufs).enumerate() {
+                let i = first + g * GROUP + j;
+                let (stm, nstm) = batch.rows(i);
+                let (us, them) = acc.split_at_mut(half);
+                model.accumulate(stm, us);
+                model.accumulate(nstm, them);
+                let v = self.forward(acc, buf);
+                let target = batch.targets[i];
+                let (_, dldv) = loss.params.eval(v, target, loss.power_lambda);
+                grad.figures
+                    .add(&Figures::of(loss.params, v, target, loss.power_lambda));
+                let dy = dldv * f64::from(NET_TO_INTERNAL) / n as f64;
+                self.backward(acc, dy as f32, buf);
+                acc.copy_from_slice(&buf.dx);
+                add(&mut grad.ft_b, &acc[..half]);
+                add(&mut grad.ft_b, &acc[half..]);
+            }
+            let used = &bufs[..group.len() / width];
+            for (k, (layer, g)) in model.dense.iter().zip(&mut grad.dense).enumerate() {
+                let xs: Vec<&[f32]> = used.iter().map(|b| b.inputs[k].as_slice()).collect();
+                let dys: Vec<&[f32]> = used.iter().map(|b| b.grads[k].as_slice()).collect();
+                layer.accumulate_grad_group(&xs, &dys, g);
+            }
         }
         grad
     }
@@ -205,15 +214,15 @@ impl Pass<'_> {
         f64::from(buf.outputs[last][0]) * f64::from(NET_TO_INTERNAL)
     }
 
-    /// Back through the dense layers from the output gradient `dy`: weight
-    /// gradients into `grad`, the accumulators' gradient into `buf.dx`.
+    /// Back through the dense layers from the output gradient `dy`: each
+    /// layer's output gradient into `buf.grads` (the weight gradients are summed
+    /// per group of samples afterwards), the accumulators' gradient into `buf.dx`.
     #[inline(always)]
-    fn backward(&self, acc: &[f32], dy: f32, buf: &mut SampleBuffers, grad: &mut [Dense]) {
+    fn backward(&self, acc: &[f32], dy: f32, buf: &mut SampleBuffers) {
         let last = self.model.dense.len() - 1;
         buf.grads[last][0] = dy;
         for k in (0..=last).rev() {
             let layer = &self.model.dense[k];
-            layer.accumulate_grad(&buf.inputs[k], &buf.grads[k], &mut grad[k]);
             if k > 0 {
                 let (lower, upper) = buf.grads.split_at_mut(k);
                 let pre = &buf.outputs[k - 1];
