@@ -8,6 +8,7 @@ pub mod plot;
 pub mod report;
 pub mod setup;
 pub mod slots;
+pub mod sparse;
 pub mod step;
 pub mod validation;
 
@@ -19,7 +20,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 pub use config::{TrainConfig, ValidationSource};
 
-use crate::checkpoint::{write_atomic, Checkpoint, Weights};
+use crate::checkpoint::{write_atomic, Checkpoint};
 use crate::error::LearnError;
 use crate::loss::Figures;
 use crate::optim::Verdict;
@@ -326,6 +327,3 @@ impl Run<'_> {
         })
     }
 }
-
-/// Weights of a run (re-exported for tests).
-pub type RunWeights = Weights;
