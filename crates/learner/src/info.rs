@@ -7,6 +7,8 @@ use nnue_core::nnue::arch::{padded, VERSION};
 use nnue_core::nnue::sha256::{sha256_hex, stockfish_name};
 use nnue_core::nnue::Network;
 
+use crate::error::LearnError;
+
 #[derive(clap::Args)]
 pub struct InfoArgs {
     /// The `.nnue` file.
@@ -60,10 +62,11 @@ pub fn report(net: &Network, bytes: &[u8]) -> String {
     out
 }
 
-pub fn run(args: &InfoArgs) -> Result<(), String> {
+/// `nnue-learn info`: the report of the file.
+pub fn run(args: &InfoArgs) -> Result<String, LearnError> {
     let source = args.net.display().to_string();
-    let bytes = std::fs::read(&args.net).map_err(|e| format!("{source}: cannot read file: {e}"))?;
-    let net = Network::from_bytes(&bytes, &source).map_err(|e| e.to_string())?;
-    print!("file:          {source}\n{}", report(&net, &bytes));
-    Ok(())
+    let bytes =
+        std::fs::read(&args.net).map_err(|e| LearnError::io(&args.net, "cannot read file", e))?;
+    let net = Network::from_bytes(&bytes, &source)?;
+    Ok(format!("file:          {source}\n{}", report(&net, &bytes)))
 }

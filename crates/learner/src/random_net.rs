@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use nnue_core::nnue::{random_network, Architecture};
 
+use crate::command::parse_widths;
+use crate::error::LearnError;
+
 #[derive(clap::Args)]
 pub struct RandomNetArgs {
     /// Seed of the SplitMix64 streams (the shared reference net uses 20201002).
@@ -28,46 +31,42 @@ pub struct RandomNetArgs {
 }
 
 /// Parses `--arch` text `<features>:<M>:<hidden,...>`.
-fn parse_arch(text: &str) -> Result<(String, usize, Vec<usize>), String> {
+fn parse_arch(text: &str) -> Result<(String, usize, Vec<usize>), LearnError> {
     let mut parts = text.splitn(3, ':');
     let features = parts.next().unwrap_or_default().trim().to_string();
-    let half = parts
-        .next()
-        .ok_or_else(|| format!("--arch '{text}': expected <features>:<M>:<hidden,...>"))?;
-    let half = half
-        .trim()
-        .parse()
-        .map_err(|_| format!("--arch '{text}': '{half}' is not a transformer width"))?;
-    let hidden = widths(parts.next().unwrap_or(""))?;
+    let half = parts.next().ok_or_else(|| {
+        LearnError::Usage(format!(
+            "--arch '{text}': expected <features>:<M>:<hidden,...>"
+        ))
+    })?;
+    let half = half.trim().parse().map_err(|_| {
+        LearnError::Usage(format!(
+            "--arch '{text}': '{half}' is not a transformer width"
+        ))
+    })?;
+    let hidden = parse_widths(parts.next().unwrap_or(""))?;
     Ok((features, half, hidden))
 }
 
-/// Parses `"32,32"` (or `""`) into widths.
-fn widths(text: &str) -> Result<Vec<usize>, String> {
-    text.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse()
-                .map_err(|_| format!("--hidden: '{s}' is not a layer width"))
-        })
-        .collect()
-}
-
-pub fn run(args: &RandomNetArgs) -> Result<(), String> {
+/// `nnue-learn random-net`: writes the net and returns its report.
+pub fn run(args: &RandomNetArgs) -> Result<String, LearnError> {
     let (features, half, hidden) = match &args.arch {
         Some(text) => parse_arch(text)?,
-        None => (args.features.clone(), args.half, widths(&args.hidden)?),
+        None => (
+            args.features.clone(),
+            args.half,
+            parse_widths(&args.hidden)?,
+        ),
     };
-    let arch = Architecture::new(&features, half, &hidden).map_err(|e| e.to_string())?;
-    let net = random_network(&arch, args.seed).map_err(|e| e.to_string())?;
+    let arch = Architecture::new(&features, half, &hidden)?;
+    let net = random_network(&arch, args.seed)?;
     let bytes = net.to_bytes();
     let target = args.out.display().to_string();
-    std::fs::write(&args.out, &bytes).map_err(|e| format!("{target}: cannot write file: {e}"))?;
-    print!(
+    std::fs::write(&args.out, &bytes)
+        .map_err(|e| LearnError::io(&args.out, "cannot write file", e))?;
+    Ok(format!(
         "wrote:         {target} (seed {})\n{}",
         args.seed,
         crate::info::report(&net, &bytes)
-    );
-    Ok(())
+    ))
 }

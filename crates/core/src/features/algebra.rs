@@ -52,6 +52,22 @@ impl FeatureBlock for Sum {
             .fold(0usize, |n, p| n.saturating_add(p.size()))
     }
 
+    fn max_active(&self) -> usize {
+        self.parts
+            .iter()
+            .fold(0usize, |n, p| n.saturating_add(p.max_active()))
+    }
+
+    fn peak_active(&self) -> usize {
+        let mut before = 0usize;
+        let mut peak = 0usize;
+        for part in &self.parts {
+            peak = peak.max(before.saturating_add(part.peak_active()));
+            before = before.saturating_add(part.max_active());
+        }
+        peak
+    }
+
     fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {
         for (part, offset) in self.with_offsets() {
             let start = out.len();
@@ -126,15 +142,37 @@ impl FeatureBlock for Product {
         self.left.size().saturating_mul(self.right.size())
     }
 
+    fn max_active(&self) -> usize {
+        self.left
+            .max_active()
+            .saturating_mul(self.right.max_active())
+    }
+
+    fn peak_active(&self) -> usize {
+        let (l, r) = (self.left.max_active(), self.right.max_active());
+        let staged = l.saturating_add(r);
+        self.left
+            .peak_active()
+            .max(l.saturating_add(self.right.peak_active()))
+            .max(staged.saturating_add(self.max_active()))
+    }
+
+    /// Both factors' features are appended to `out` itself and replaced by their
+    /// products, so nothing is allocated once `out` has room for
+    /// `max_active() + left + right` entries.
     fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {
-        let mut left = Vec::with_capacity(8);
-        let mut right = Vec::with_capacity(64);
-        self.left.active(board, perspective, &mut left);
-        self.right.active(board, perspective, &mut right);
+        let base = out.len();
+        self.left.active(board, perspective, out);
+        let split = out.len();
+        self.right.active(board, perspective, out);
+        let end = out.len();
         let width = self.right.size() as u32;
-        for &a in &left {
-            out.extend(right.iter().map(|&b| a * width + b));
+        for i in base..split {
+            for j in split..end {
+                out.push(out[i] * width + out[j]);
+            }
         }
+        out.drain(base..end);
     }
 
     /// A change of the left factor changes the row of every right feature, so it is
@@ -200,6 +238,14 @@ impl FeatureBlock for Named {
 
     fn size(&self) -> usize {
         self.inner.size()
+    }
+
+    fn max_active(&self) -> usize {
+        self.inner.max_active()
+    }
+
+    fn peak_active(&self) -> usize {
+        self.inner.peak_active()
     }
 
     fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {

@@ -4,7 +4,7 @@
 
 use shakmaty::{Board, Color, Piece, Square};
 
-use super::block::FeatureBlock;
+use super::block::{FeatureBlock, MAX_PIECES};
 use super::change::BoardChange;
 use super::orient::{orient, plane, relative_piece, Orientation};
 
@@ -28,6 +28,10 @@ impl FeatureBlock for All {
 
     fn size(&self) -> usize {
         768
+    }
+
+    fn max_active(&self) -> usize {
+        MAX_PIECES
     }
 
     fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {

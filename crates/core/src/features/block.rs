@@ -16,6 +16,17 @@ pub trait FeatureBlock: Send + Sync + Debug {
     /// Number of features per perspective.
     fn size(&self) -> usize;
 
+    /// The most features [`Self::active`] can append for any position (at most 32
+    /// pieces), so callers can size sparse batches and buffers once.
+    fn max_active(&self) -> usize;
+
+    /// The most entries [`Self::active`] has in the output at once, intermediate
+    /// ones included (products stage their factors there): a buffer with this much
+    /// spare room never reallocates.
+    fn peak_active(&self) -> usize {
+        self.max_active()
+    }
+
     /// Appends the active features of `board` from `perspective`'s view, each once.
     fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>);
 
@@ -88,16 +99,25 @@ pub fn diff_sorted(old: &mut [u32], new: &mut [u32], removed: &mut Vec<u32>, add
     }
 }
 
+/// Most pieces on a legal board: the bound of one-feature-per-piece blocks.
+pub const MAX_PIECES: usize = 32;
+
+/// Largest block that uses [`SeenSet`] (PH and PV, 1152 features).
+pub(crate) const SEEN_SET_CAPACITY: usize = 1152;
+
 /// A fixed-size "is this feature already listed" set for blocks with set semantics
-/// (several pieces can switch on the same feature).
+/// (several pieces can switch on the same feature). It lives on the stack, so
+/// feature extraction never allocates.
 pub(crate) struct SeenSet {
-    bits: Vec<u64>,
+    bits: [u64; SEEN_SET_CAPACITY / 64],
 }
 
 impl SeenSet {
+    /// An empty set for a block of `size` features (at most [`SEEN_SET_CAPACITY`]).
     pub(crate) fn new(size: usize) -> SeenSet {
+        debug_assert!(size <= SEEN_SET_CAPACITY);
         SeenSet {
-            bits: vec![0; size.div_ceil(64)],
+            bits: [0; SEEN_SET_CAPACITY / 64],
         }
     }
 

@@ -7,7 +7,7 @@
 
 use shakmaty::{Board, Color, Piece, Role, Square};
 
-use super::block::FeatureBlock;
+use super::block::{FeatureBlock, MAX_PIECES};
 use super::change::BoardChange;
 use super::orient::{orient, plane, relative_piece, Orientation};
 
@@ -38,6 +38,11 @@ impl FeatureBlock for HalfKp {
 
     fn size(&self) -> usize {
         64 * HALFKP_PLANES
+    }
+
+    /// Every non-king piece: 30.
+    fn max_active(&self) -> usize {
+        MAX_PIECES - 2
     }
 
     fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {

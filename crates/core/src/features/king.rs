@@ -20,6 +20,10 @@ impl FeatureBlock for King {
         64
     }
 
+    fn max_active(&self) -> usize {
+        1
+    }
+
     fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {
         if let Some(king) = board.king_of(perspective) {
             out.push(orient(king, perspective, Orientation::Flip).to_u32());

@@ -8,7 +8,7 @@
 
 use shakmaty::{Board, Color, Square};
 
-use super::block::{FeatureBlock, SeenSet};
+use super::block::{FeatureBlock, SeenSet, MAX_PIECES};
 use super::orient::{plane, relative_board, Orientation};
 
 /// Which family of lines a [`Lines`] block uses.
@@ -62,6 +62,11 @@ impl FeatureBlock for Lines {
 
     fn size(&self) -> usize {
         12 * self.0.count()
+    }
+
+    /// At most one feature per piece.
+    fn max_active(&self) -> usize {
+        MAX_PIECES.min(self.size())
     }
 
     fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {

@@ -17,7 +17,7 @@
 use shakmaty::attacks::{attacks, pawn_attacks};
 use shakmaty::{Bitboard, Board, Color, Piece, Rank, Role, Square};
 
-use super::block::{FeatureBlock, SeenSet};
+use super::block::{FeatureBlock, SeenSet, MAX_PIECES};
 use super::orient::{plane, plane_piece, relative_board, Orientation};
 
 /// Pseudo-legal destination squares of `piece` standing on `sq` of `board`.
@@ -57,6 +57,11 @@ impl FeatureBlock for MobilityBoard {
 
     fn size(&self) -> usize {
         768
+    }
+
+    /// Destination squares are only bounded by the block itself.
+    fn max_active(&self) -> usize {
+        self.size()
     }
 
     fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {
@@ -102,6 +107,11 @@ impl FeatureBlock for MobilityCount {
 
     fn size(&self) -> usize {
         MobilityCount::offset(12)
+    }
+
+    /// At most one count per piece.
+    fn max_active(&self) -> usize {
+        MAX_PIECES
     }
 
     fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {

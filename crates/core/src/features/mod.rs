@@ -41,6 +41,7 @@ pub use spec::FeatureSetError;
 pub struct FeatureSet {
     name: String,
     size: usize,
+    max_active: usize,
     root: Box<dyn FeatureBlock>,
 }
 
@@ -57,6 +58,7 @@ impl FeatureSet {
         Ok(FeatureSet {
             name: root.name(),
             size: root.size(),
+            max_active: root.max_active(),
             root,
         })
     }
@@ -69,6 +71,27 @@ impl FeatureSet {
     /// Number of features per perspective.
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// The most features one perspective can have active (for sizing buffers).
+    pub fn max_active(&self) -> usize {
+        self.max_active
+    }
+
+    /// Room a buffer needs so that [`Self::active`] never reallocates: products
+    /// write their factors' features before replacing them with the pairs.
+    pub fn buffer_capacity(&self) -> usize {
+        self.root.peak_active()
+    }
+
+    /// Both perspectives' active features, side to move (`turn`) first, the way
+    /// the transformed input orders them. The buffers are cleared first; with
+    /// [`Self::buffer_capacity`] room they never reallocate.
+    pub fn active_both(&self, board: &Board, turn: Color, stm: &mut Vec<u32>, nstm: &mut Vec<u32>) {
+        stm.clear();
+        nstm.clear();
+        self.root.active(board, turn, stm);
+        self.root.active(board, !turn, nstm);
     }
 
     /// Appends the active features of `board` for `perspective` to `out`.

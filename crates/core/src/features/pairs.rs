@@ -8,7 +8,7 @@
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, Square};
 
-use super::block::{FeatureBlock, SeenSet};
+use super::block::{FeatureBlock, SeenSet, MAX_PIECES};
 use super::orient::{plane, relative_board, Orientation};
 
 /// Along which lines a [`Pairs`] block looks.
@@ -35,6 +35,11 @@ impl FeatureBlock for Pairs {
 
     fn size(&self) -> usize {
         8 * 12 * 12
+    }
+
+    /// At most one pair per piece (each piece starts at most one pair).
+    fn max_active(&self) -> usize {
+        MAX_PIECES
     }
 
     fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>) {

@@ -21,7 +21,45 @@
 //! name's bytes (`0x811C9DC5` offset basis, `0x01000193` prime), so any two sets with
 //! different names get different hashes and the hash is reproducible from the name.
 
-use crate::features::FeatureSet;
+use crate::features::{FeatureSet, FeatureSetError};
+
+/// Why sizes or a description do not make a supported architecture.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArchitectureError {
+    /// The feature-set name does not parse.
+    #[error(transparent)]
+    FeatureSet(#[from] FeatureSetError),
+    /// The feature count disagrees with the named set.
+    #[error("feature set {name} has {actual} features, the architecture says {stated}")]
+    FeatureCount {
+        name: String,
+        actual: usize,
+        stated: usize,
+    },
+    /// The transformer width is zero or too large for the file's types.
+    #[error("transformer width {0} is not in 1..={MAX_WIDTH}")]
+    TransformerWidth(usize),
+    /// A hidden layer width is zero or too large.
+    #[error("hidden layer width {0} is not in 1..={MAX_WIDTH}")]
+    HiddenWidth(usize),
+    /// More hidden layers than the reader accepts.
+    #[error("{0} hidden layers (at most {MAX_HIDDEN_LAYERS})")]
+    TooManyLayers(usize),
+    /// The description is not in the form [`Architecture::description`] writes.
+    #[error("{0}")]
+    Malformed(&'static str),
+    /// A size in the description is not a number.
+    #[error("'{0}' is not a size")]
+    BadSize(String),
+    /// The description parses but is not exactly the one this architecture writes.
+    #[error("it is not the exact description of {summary} (expected {expected:?})")]
+    NotExact { summary: String, expected: String },
+}
+
+/// Largest transformer or hidden width (sizes are written as u32 hashes of `2M`).
+pub const MAX_WIDTH: usize = 1 << 16;
+/// Most hidden layers a description may have.
+pub const MAX_HIDDEN_LAYERS: usize = 8;
 
 /// Version word of Stockfish 12/13 `.nnue` files.
 pub const VERSION: u32 = 0x7AF3_2F16;
@@ -147,30 +185,29 @@ impl Architecture {
     /// Parses a description written by [`Architecture::description`]; the result
     /// is checked by regenerating the string, so anything but an exact description
     /// of a supported architecture is refused.
-    pub fn from_description(description: &str) -> Result<Architecture, String> {
+    pub fn from_description(description: &str) -> Result<Architecture, ArchitectureError> {
+        use ArchitectureError::Malformed;
         let rest = description
             .strip_prefix("Features=")
-            .ok_or("it does not start with 'Features='")?;
-        let open = rest.find('[').ok_or("no '[' after the feature name")?;
+            .ok_or(Malformed("it does not start with 'Features='"))?;
+        let open = rest
+            .find('[')
+            .ok_or(Malformed("no '[' after the feature name"))?;
         let described_name = &rest[..open];
         let feature_set = match described_name {
             "HalfKP(Friend)" => "HalfKP".to_string(),
-            name => FeatureSet::parse(name)
-                .map_err(|e| e.to_string())?
-                .name()
-                .to_string(),
+            name => FeatureSet::parse(name)?.name().to_string(),
         };
         let rest = &rest[open + 1..];
-        let close = rest.find(']').ok_or("no ']' after the feature sizes")?;
-        let (inputs, half) = rest[..close]
-            .split_once("->")
-            .ok_or("feature sizes are not '<N>-><M>x2'")?;
-        let half = half
-            .strip_suffix("x2")
-            .ok_or("feature sizes are not '<N>-><M>x2'")?;
+        let close = rest
+            .find(']')
+            .ok_or(Malformed("no ']' after the feature sizes"))?;
+        let sizes = Malformed("feature sizes are not '<N>-><M>x2'");
+        let (inputs, half) = rest[..close].split_once("->").ok_or(sizes.clone())?;
+        let half = half.strip_suffix("x2").ok_or(sizes)?;
         let number = |s: &str| {
             s.parse::<usize>()
-                .map_err(|_| format!("'{s}' is not a size"))
+                .map_err(|_| ArchitectureError::BadSize(s.to_string()))
         };
         let inputs = number(inputs)?;
         let half_dims = number(half)?;
@@ -179,11 +216,15 @@ impl Architecture {
         let mut scan = &rest[close..];
         while let Some(at) = scan.find("AffineTransform[") {
             scan = &scan[at + "AffineTransform[".len()..];
-            let end = scan.find("<-").ok_or("AffineTransform without '<-'")?;
+            let end = scan
+                .find("<-")
+                .ok_or(Malformed("AffineTransform without '<-'"))?;
             outputs_outer_first.push(number(&scan[..end])?);
         }
         if outputs_outer_first.first() != Some(&1) {
-            return Err("the outermost layer must be AffineTransform[1<-…]".to_string());
+            return Err(Malformed(
+                "the outermost layer must be AffineTransform[1<-…]",
+            ));
         }
         let hidden: Vec<usize> = outputs_outer_first[1..].iter().rev().copied().collect();
         let arch = Architecture {
@@ -194,38 +235,33 @@ impl Architecture {
         };
         arch.validate()?;
         if arch.description() != description {
-            return Err(format!(
-                "it is not the exact description of {} (expected {:?})",
-                arch.summary(),
-                arch.description()
-            ));
+            return Err(ArchitectureError::NotExact {
+                summary: arch.summary(),
+                expected: arch.description(),
+            });
         }
         Ok(arch)
     }
 
     /// Checks sizes: feature count matches the set, no zero widths, sizes that fit
     /// the integer types used in the file.
-    pub fn validate(&self) -> Result<(), String> {
-        let set = FeatureSet::parse(&self.feature_set).map_err(|e| e.to_string())?;
+    pub fn validate(&self) -> Result<(), ArchitectureError> {
+        let set = FeatureSet::parse(&self.feature_set)?;
         if set.size() != self.inputs {
-            return Err(format!(
-                "feature set {} has {} features, the architecture says {}",
-                set.name(),
-                set.size(),
-                self.inputs
-            ));
+            return Err(ArchitectureError::FeatureCount {
+                name: set.name().to_string(),
+                actual: set.size(),
+                stated: self.inputs,
+            });
         }
-        if self.half_dims == 0 || self.half_dims > 1 << 16 {
-            return Err(format!(
-                "transformer width {} is not in 1..=65536",
-                self.half_dims
-            ));
+        if self.half_dims == 0 || self.half_dims > MAX_WIDTH {
+            return Err(ArchitectureError::TransformerWidth(self.half_dims));
         }
-        if let Some(&bad) = self.hidden.iter().find(|&&h| h == 0 || h > 1 << 16) {
-            return Err(format!("hidden layer width {bad} is not in 1..=65536"));
+        if let Some(&bad) = self.hidden.iter().find(|&&h| h == 0 || h > MAX_WIDTH) {
+            return Err(ArchitectureError::HiddenWidth(bad));
         }
-        if self.hidden.len() > 8 {
-            return Err(format!("{} hidden layers (at most 8)", self.hidden.len()));
+        if self.hidden.len() > MAX_HIDDEN_LAYERS {
+            return Err(ArchitectureError::TooManyLayers(self.hidden.len()));
         }
         Ok(())
     }

@@ -54,6 +54,11 @@ pub enum NetworkError {
         problem: String,
         description: String,
     },
+    #[error("{source_name}: bad parameters: {error}")]
+    Architecture {
+        source_name: String,
+        error: super::arch::ArchitectureError,
+    },
     #[error("{source_name}: bad parameters: {problem}")]
     Parameters {
         source_name: String,

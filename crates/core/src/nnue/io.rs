@@ -156,7 +156,8 @@ impl Network {
         let arch = if file_hash == standard.hashes().file {
             standard
         } else {
-            let arch = Architecture::from_description(&description).map_err(describe_error)?;
+            let arch = Architecture::from_description(&description)
+                .map_err(|e| describe_error(e.to_string()))?;
             let expected = arch.hashes().file;
             if expected != file_hash {
                 return Err(NetworkError::Mismatch {

@@ -15,10 +15,10 @@ pub mod sha256;
 pub mod simd;
 
 pub use accumulator::AccumulatorStack;
-pub use arch::{Architecture, Hashes};
+pub use arch::{Architecture, ArchitectureError, Hashes};
 pub use error::NetworkError;
 pub use network::{AffineLayer, Network, Scratch};
-pub use quant::{FloatAffine, ParameterKind};
+pub use quant::{FloatAffine, ParameterKind, QuantizationReport};
 pub use random::random_network;
 pub use simd::Kernel;
 

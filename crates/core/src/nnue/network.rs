@@ -52,6 +52,32 @@ pub struct Scratch {
     activations: Vec<Aligned<u8>>,
 }
 
+/// The integer forward pass layer by layer: after [`Network::forward`], a
+/// [`Scratch`] holds every intermediate value, so a float model can be compared
+/// with the quantized one one layer at a time.
+impl Scratch {
+    /// The transformed input: clamped accumulators, side to move's half first
+    /// (`2 * half_dims` values in `0..=127`).
+    pub fn transformed(&self, half_dims: usize) -> &[u8] {
+        self.input.get(..2 * half_dims).unwrap_or(&[])
+    }
+
+    /// The i32 outputs of affine layer `k` (hidden first, output last) before
+    /// ClippedReLU; empty for a layer that does not exist.
+    pub fn affine_output(&self, k: usize) -> &[i32] {
+        self.sums.get(k).map_or(&[], |s| s.as_slice())
+    }
+
+    /// The ClippedReLU outputs (`0..=127`) of hidden layer `k`; empty for the output
+    /// layer or a layer that does not exist.
+    pub fn activation(&self, k: usize) -> &[u8] {
+        match (self.activations.get(k), self.sums.get(k)) {
+            (Some(a), Some(s)) if k + 1 < self.sums.len() => &a[..s.len()],
+            _ => &[],
+        }
+    }
+}
+
 impl Network {
     /// Builds a network from quantized parameters (what the learner exports).
     /// `layers` are `(biases, weights)` for every affine layer, hidden first, with
@@ -66,7 +92,11 @@ impl Network {
             source_name: "<parameters>".to_string(),
             problem,
         };
-        arch.validate().map_err(bad)?;
+        arch.validate()
+            .map_err(|error| NetworkError::Architecture {
+                source_name: "<parameters>".to_string(),
+                error,
+            })?;
         if ft_biases.len() != arch.half_dims {
             return Err(bad(format!(
                 "{} transformer biases, expected {}",

@@ -53,12 +53,29 @@ impl ParameterKind {
 
     /// `round(x · scale)` saturated to `[min, max]` (NaN maps to 0).
     fn quantize(self, x: f32, min: i64, max: i64) -> i64 {
+        self.quantize_checked(x, min, max).0
+    }
+
+    /// [`Self::quantize`] and whether the value had to be clamped (or was NaN).
+    fn quantize_checked(self, x: f32, min: i64, max: i64) -> (i64, bool) {
         let v = (f64::from(x) * f64::from(self.scale())).round();
         if v.is_nan() {
-            0
+            (0, true)
         } else {
-            (v as i64).clamp(min, max)
+            let q = (v as i64).clamp(min, max);
+            (q, v < min as f64 || v > max as f64)
         }
+    }
+
+    /// The largest float value that quantizes without clamping for this kind's
+    /// integer type (what trainers clip weights to).
+    pub fn float_limit(self) -> f32 {
+        let max = match self {
+            ParameterKind::Transformer => f64::from(i16::MAX),
+            ParameterKind::HiddenWeight | ParameterKind::OutputWeight => f64::from(i8::MAX),
+            ParameterKind::HiddenBias | ParameterKind::OutputBias => f64::from(i32::MAX),
+        };
+        (max / f64::from(self.scale())) as f32
     }
 
     /// Quantizes an i16 parameter (transformer).
@@ -90,6 +107,56 @@ pub struct FloatAffine {
     pub weights: Vec<f32>,
 }
 
+/// How many parameters quantization had to clamp (out of range or NaN), so a
+/// trainer can tell a faithful export from a damaged one.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct QuantizationReport {
+    /// Transformer weights and biases.
+    pub transformer: usize,
+    /// Weights and biases of the hidden and output layers.
+    pub layers: usize,
+}
+
+impl QuantizationReport {
+    /// All clamped parameters.
+    pub fn clamped(&self) -> usize {
+        self.transformer + self.layers
+    }
+}
+
+/// Integer types a parameter is stored in.
+trait Quantized: Sized {
+    const MIN: i64;
+    const MAX: i64;
+    /// `q` is within `MIN..=MAX`.
+    fn from_clamped(q: i64) -> Self;
+}
+
+macro_rules! quantized {
+    ($($t:ty),*) => {$(
+        impl Quantized for $t {
+            const MIN: i64 = <$t>::MIN as i64;
+            const MAX: i64 = <$t>::MAX as i64;
+            fn from_clamped(q: i64) -> Self {
+                q as $t
+            }
+        }
+    )*};
+}
+quantized!(i8, i16, i32);
+
+/// Quantizes `values` of `kind`, counting clamps into `clamped`.
+fn quantize_all<T: Quantized>(values: &[f32], kind: ParameterKind, clamped: &mut usize) -> Vec<T> {
+    values
+        .iter()
+        .map(|&x| {
+            let (q, hit) = kind.quantize_checked(x, T::MIN, T::MAX);
+            *clamped += usize::from(hit);
+            T::from_clamped(q)
+        })
+        .collect()
+}
+
 impl Network {
     /// Quantizes a float network (the learner's export path). Layers are hidden
     /// first, output last; shapes are checked against `arch`.
@@ -99,15 +166,28 @@ impl Network {
         ft_weights: &[f32],
         layers: &[FloatAffine],
     ) -> Result<Network, NetworkError> {
+        Network::from_float_report(arch, ft_biases, ft_weights, layers).map(|(net, _)| net)
+    }
+
+    /// [`Network::from_float`] that also reports how many parameters were clamped.
+    pub fn from_float_report(
+        arch: Architecture,
+        ft_biases: &[f32],
+        ft_weights: &[f32],
+        layers: &[FloatAffine],
+    ) -> Result<(Network, QuantizationReport), NetworkError> {
+        let mut report = QuantizationReport::default();
         let last = layers.len().saturating_sub(1);
-        let ft_b = ft_biases
-            .iter()
-            .map(|&x| ParameterKind::Transformer.to_i16(x))
-            .collect();
-        let ft_w = ft_weights
-            .iter()
-            .map(|&x| ParameterKind::Transformer.to_i16(x))
-            .collect();
+        let ft_b = quantize_all(
+            ft_biases,
+            ParameterKind::Transformer,
+            &mut report.transformer,
+        );
+        let ft_w = quantize_all(
+            ft_weights,
+            ParameterKind::Transformer,
+            &mut report.transformer,
+        );
         let quantized = layers
             .iter()
             .enumerate()
@@ -118,11 +198,12 @@ impl Network {
                     (ParameterKind::HiddenWeight, ParameterKind::HiddenBias)
                 };
                 (
-                    layer.biases.iter().map(|&x| bk.to_i32(x)).collect(),
-                    layer.weights.iter().map(|&x| wk.to_i8(x)).collect(),
+                    quantize_all(&layer.biases, bk, &mut report.layers),
+                    quantize_all(&layer.weights, wk, &mut report.layers),
                 )
             })
             .collect();
-        Network::from_parameters(arch, ft_b, ft_w, quantized)
+        let net = Network::from_parameters(arch, ft_b, ft_w, quantized)?;
+        Ok((net, report))
     }
 }

@@ -45,9 +45,9 @@ pub fn stream_values(seed: u64, stream: u64, n: usize, lo: i64, hi: i64) -> Vec<
 /// A network of architecture `arch` with the documented pseudo-random parameters.
 pub fn random_network(arch: &Architecture, seed: u64) -> Result<Network, NetworkError> {
     arch.validate()
-        .map_err(|problem| NetworkError::Parameters {
+        .map_err(|error| NetworkError::Architecture {
             source_name: "<random network>".to_string(),
-            problem,
+            error,
         })?;
     let m = arch.half_dims;
     let ft_biases = stream_values(seed, 1, m, -16, 48)

@@ -1,0 +1,244 @@
+//! `nnue-learn bench`: training speed in positions per second, data preparation
+//! (decode, filter, features) and the optimisation step timed separately.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::command::{parse_widths, thread_pool};
+use crate::data::{Batcher, BinSource, Filter, PositionSource, SparseBatch, Stream};
+use crate::error::LearnError;
+use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
+use crate::model::{Extractor, Model, ModelShape};
+use crate::optim::{Optimizer, OptimizerKind, Step};
+use crate::train::slots::ModelSlots;
+use crate::train::step::{train_step, LossSetting, Workspace};
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct BenchArgs {
+    /// Training data (.bin); it is cycled as often as needed.
+    #[arg(long)]
+    pub data: PathBuf,
+    #[arg(long, default_value = "HalfKP")]
+    pub feature_set: String,
+    #[arg(long, default_value_t = 256)]
+    pub ft_size: usize,
+    #[arg(long, default_value = "32,32")]
+    pub hidden: String,
+    #[arg(long)]
+    pub factorize: bool,
+    #[arg(long, default_value_t = 16384)]
+    pub batch_size: usize,
+    /// Timed batches (after one warm-up batch).
+    #[arg(long, default_value_t = 20)]
+    pub batches: u32,
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Timing of a bench run.
+#[derive(Clone, Debug)]
+pub struct BenchResult {
+    /// Positions of each timed phase.
+    pub positions: u64,
+    /// Reading batches, one after the other with training.
+    pub data: Duration,
+    /// Training steps.
+    pub step: Duration,
+    /// The same number of batches with the next one read while the current one
+    /// trains, as `train` runs.
+    pub pipelined: Duration,
+    /// CPU time of the whole process over the pipelined phase (all threads),
+    /// when the system reports it: on a loaded machine wall time says little.
+    pub cpu: Option<Duration>,
+}
+
+impl BenchResult {
+    /// Positions per second as `train` runs (reading overlapped with training).
+    pub fn positions_per_second(&self) -> f64 {
+        self.positions as f64 / self.pipelined.as_secs_f64().max(1e-9)
+    }
+}
+
+/// CPU time used by this process so far (Linux `/proc/self/stat`, 100 ticks/s).
+fn process_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// A model with its optimizer state and a data stream, as a run would have.
+struct Bench<'a> {
+    source: &'a BinSource,
+    extractor: &'a Extractor,
+    model: Model,
+    slots: ModelSlots,
+    opt: Optimizer,
+    params: LossParams,
+    stream: Stream,
+    ws: Workspace,
+    steps: u64,
+}
+
+impl Bench<'_> {
+    fn read(&mut self, n: usize) -> Result<SparseBatch, LearnError> {
+        let mut batch = SparseBatch::new();
+        Batcher::new(self.source, self.extractor, Filter::default(), false).fill(
+            &mut self.stream,
+            n,
+            &mut batch,
+        )?;
+        Ok(batch)
+    }
+
+    fn train(&mut self, batch: &SparseBatch) {
+        self.steps += 1;
+        let step = Step {
+            lr: 1e-3,
+            t: self.steps,
+            limit: f32::MAX,
+        };
+        let loss = LossSetting {
+            params: &self.params,
+            power_lambda: 1.0,
+        };
+        let (m, s) = (&mut self.model, &mut self.slots);
+        train_step(m, s, &self.opt, loss, batch, &mut self.ws, step);
+    }
+
+    /// Trains `batch` while reading the next one of `n` positions.
+    fn train_reading_next(
+        &mut self,
+        batch: &SparseBatch,
+        n: usize,
+    ) -> Result<SparseBatch, LearnError> {
+        self.steps += 1;
+        let step = Step {
+            lr: 1e-3,
+            t: self.steps,
+            limit: f32::MAX,
+        };
+        let loss = LossSetting {
+            params: &self.params,
+            power_lambda: 1.0,
+        };
+        let mut batcher = Batcher::new(self.source, self.extractor, Filter::default(), false);
+        let stream = &mut self.stream;
+        let (m, s, ws, opt) = (&mut self.model, &mut self.slots, &mut self.ws, &self.opt);
+        let (next, _) = rayon::join(
+            || {
+                let mut next = SparseBatch::new();
+                batcher.fill(stream, n, &mut next).map(|()| next)
+            },
+            || train_step(m, s, opt, loss, batch, ws, step),
+        );
+        next
+    }
+}
+
+/// Runs the benchmark on the current rayon pool.
+pub fn measure(args: &BenchArgs) -> Result<BenchResult, LearnError> {
+    let shape = ModelShape::new(
+        &args.feature_set,
+        args.ft_size,
+        &parse_widths(&args.hidden)?,
+        args.factorize,
+    )?;
+    let source = BinSource::open(std::slice::from_ref(&args.data))?;
+    if source.is_empty() {
+        return Err(LearnError::NoData(format!(
+            "{}: no records",
+            args.data.display()
+        )));
+    }
+    let extractor = Extractor::new(&shape);
+    let model = Model::new(shape, 1, extractor.max_rows());
+    let opt = Optimizer {
+        kind: OptimizerKind::Adam,
+        beta1: 0.9,
+        beta2: 0.999,
+        eps: 1e-8,
+        weight_decay: 0.0,
+        momentum: 0.0,
+        max_grad: 1.0,
+    };
+    let mut bench = Bench {
+        source: &source,
+        extractor: &extractor,
+        slots: ModelSlots::new(&model, &opt),
+        model,
+        opt,
+        params: LossParams {
+            kind: LossKind::Elmo,
+            coefficient: DEFAULT_COEFFICIENT,
+            lambda: 1.0,
+            lambda2: 1.0,
+            lambda_limit: 32000.0,
+            power: PowerParams::default(),
+        },
+        stream: Stream::new(source.file_ranges(), 1 << 20, 1),
+        ws: Workspace::default(),
+        steps: 0,
+    };
+    let n = args.batch_size;
+    let mut result = BenchResult {
+        positions: u64::from(args.batches) * n as u64,
+        data: Duration::ZERO,
+        step: Duration::ZERO,
+        pipelined: Duration::ZERO,
+        cpu: None,
+    };
+    // Warm-up, then reading and training one after the other.
+    let warm = bench.read(n)?;
+    bench.train(&warm);
+    for _ in 0..args.batches {
+        let t0 = Instant::now();
+        let batch = bench.read(n)?;
+        let t1 = Instant::now();
+        bench.train(&batch);
+        result.data += t1 - t0;
+        result.step += t1.elapsed();
+    }
+    // As `train` runs: the next batch read while the current one trains.
+    let cpu_start = process_cpu_time();
+    let start = Instant::now();
+    let mut batch = bench.read(n)?;
+    for _ in 0..args.batches {
+        batch = bench.train_reading_next(&batch, n)?;
+    }
+    result.pipelined = start.elapsed();
+    result.cpu = process_cpu_time()
+        .zip(cpu_start)
+        .map(|(end, start)| end.saturating_sub(start));
+    Ok(result)
+}
+
+/// `nnue-learn bench`.
+pub fn run(args: &BenchArgs) -> Result<String, LearnError> {
+    let pool = thread_pool(args.threads)?;
+    let r = pool.install(|| measure(args))?;
+    let cpu = r.cpu.map_or(String::new(), |cpu| {
+        format!(
+            "; CPU {:.2} s, {:.0} positions per CPU-second",
+            cpu.as_secs_f64(),
+            r.positions as f64 / cpu.as_secs_f64().max(1e-9)
+        )
+    });
+    Ok(format!(
+        "{} {}->{}x2-{} batch {} on {} threads ({:?}): {} positions, {:.0} positions/s pipelined (one after the other: data {:.2} s, step {:.2} s){cpu}",
+        args.feature_set,
+        crate::model::ModelShape::new(&args.feature_set, args.ft_size, &parse_widths(&args.hidden)?, args.factorize)?
+            .inputs(),
+        args.ft_size,
+        args.hidden.replace(',', "-"),
+        args.batch_size,
+        pool.current_num_threads(),
+        crate::model::kernels::Simd::detect(),
+        r.positions,
+        r.positions_per_second(),
+        r.data.as_secs_f64(),
+        r.step.as_secs_f64()
+    ))
+}

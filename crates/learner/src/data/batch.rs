@@ -1,0 +1,82 @@
+//! A batch of positions in sparse form: each sample's transformer rows for both
+//! perspectives (side to move first) stored back to back, with offsets.
+
+use nnue_core::data::TrainingRecord;
+use nnue_core::packed::GameResult;
+
+use crate::loss::Target;
+
+/// Positions ready for the model.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SparseBatch {
+    /// Rows of the side to move, all samples concatenated.
+    pub stm: Vec<u32>,
+    /// Rows of the other side.
+    pub nstm: Vec<u32>,
+    /// `len + 1` offsets into `stm`.
+    pub stm_offsets: Vec<u32>,
+    /// `len + 1` offsets into `nstm`.
+    pub nstm_offsets: Vec<u32>,
+    pub targets: Vec<Target>,
+}
+
+impl SparseBatch {
+    /// An empty batch.
+    pub fn new() -> SparseBatch {
+        SparseBatch {
+            stm_offsets: vec![0],
+            nstm_offsets: vec![0],
+            ..SparseBatch::default()
+        }
+    }
+
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+
+    /// Removes every sample, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.stm.clear();
+        self.nstm.clear();
+        self.stm_offsets.clear();
+        self.nstm_offsets.clear();
+        self.stm_offsets.push(0);
+        self.nstm_offsets.push(0);
+        self.targets.clear();
+    }
+
+    /// Appends a sample.
+    pub fn push(&mut self, stm: &[u32], nstm: &[u32], target: Target) {
+        self.stm.extend_from_slice(stm);
+        self.nstm.extend_from_slice(nstm);
+        self.stm_offsets.push(self.stm.len() as u32);
+        self.nstm_offsets.push(self.nstm.len() as u32);
+        self.targets.push(target);
+    }
+
+    /// Sample `i`'s rows, side to move first.
+    #[inline]
+    pub fn rows(&self, i: usize) -> (&[u32], &[u32]) {
+        let s = self.stm_offsets[i] as usize..self.stm_offsets[i + 1] as usize;
+        let n = self.nstm_offsets[i] as usize..self.nstm_offsets[i + 1] as usize;
+        (&self.stm[s], &self.nstm[n])
+    }
+}
+
+/// The target of a record: its score and the result as 0, ½ or 1.
+pub fn target_of(record: &TrainingRecord) -> Target {
+    let result = match record.result {
+        GameResult::Loss => 0.0,
+        GameResult::Draw => 0.5,
+        GameResult::Win => 1.0,
+    };
+    Target {
+        score: f32::from(record.score),
+        result,
+    }
+}

@@ -1,0 +1,75 @@
+//! Which positions are trained on (nodchip's and nnue-pytorch's skipping rules).
+
+use nnue_core::data::TrainingRecord;
+use nnue_core::nnue::random::splitmix64_finalize;
+use nnue_core::packed::{GameResult, MoveKind};
+
+/// The skipping rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Filter {
+    /// Skip positions whose stored best move captures or promotes, or whose side to
+    /// move is in check: the net should learn quiet positions' values.
+    pub smart_fen_skipping: bool,
+    /// Skip each position with probability `N / (N + 1)`.
+    pub random_fen_skipping: u32,
+    /// Skip positions of the first N plies of a game.
+    pub early_fen_skipping: u16,
+    /// Skip positions with |score| above this.
+    pub eval_limit: i32,
+    /// Keep positions of drawn games.
+    pub use_draws: bool,
+    /// Seed of the random skipping.
+    pub seed: u64,
+}
+
+impl Default for Filter {
+    fn default() -> Filter {
+        Filter {
+            smart_fen_skipping: false,
+            random_fen_skipping: 0,
+            early_fen_skipping: 0,
+            eval_limit: 32000,
+            use_draws: true,
+            seed: 0,
+        }
+    }
+}
+
+impl Filter {
+    /// Whether `record` is used. `draw` numbers the position in the stream so the
+    /// random choice is a pure function of the seed and the stream position.
+    pub fn accepts(&self, record: &TrainingRecord, draw: u64) -> bool {
+        if i32::from(record.score).abs() > self.eval_limit
+            || record.game_ply < self.early_fen_skipping
+            || (!self.use_draws && record.result == GameResult::Draw)
+        {
+            return false;
+        }
+        if self.smart_fen_skipping && is_noisy(record) {
+            return false;
+        }
+        if self.random_fen_skipping > 0 {
+            let z = splitmix64_finalize(self.seed ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            if !z.is_multiple_of(u64::from(self.random_fen_skipping) + 1) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The same rules without random skipping (validation positions).
+    pub fn deterministic(&self) -> Filter {
+        Filter {
+            random_fen_skipping: 0,
+            ..self.clone()
+        }
+    }
+}
+
+/// A capture, a promotion, or the side to move in check.
+pub fn is_noisy(record: &TrainingRecord) -> bool {
+    let pos = &record.position;
+    record.mv.kind() == MoveKind::Promotion
+        || record.mv.is_capture(&pos.board, pos.turn)
+        || pos.is_check()
+}

@@ -1,0 +1,15 @@
+//! The float model: shape and factoriser ([`shape`]), feature rows
+//! ([`features`]), f32 loops ([`kernels`]), dense layers ([`dense`]), the network
+//! ([`net`]) and its initialisation ([`init`]).
+
+pub mod dense;
+pub mod features;
+pub mod init;
+pub mod kernels;
+pub mod net;
+pub mod shape;
+
+pub use dense::Dense;
+pub use features::Extractor;
+pub use net::{Model, Trace, NET_TO_INTERNAL};
+pub use shape::{Factorizer, ModelShape};

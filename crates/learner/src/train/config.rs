@@ -1,0 +1,66 @@
+//! A training run's settings after the command line is checked.
+
+use std::path::PathBuf;
+
+use crate::data::Filter;
+use crate::loss::LossParams;
+use crate::model::ModelShape;
+use crate::optim::{Optimizer, Schedule};
+
+/// Where validation positions come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ValidationSource {
+    /// Separate files.
+    Files(Vec<PathBuf>),
+    /// The last fraction of every training file, held out from training.
+    HeldOut(f64),
+}
+
+/// Everything a run needs.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub train: Vec<PathBuf>,
+    pub validation: ValidationSource,
+    /// Most validation positions evaluated.
+    pub validation_count: usize,
+    /// Validation positions used for move accuracy.
+    pub accuracy_count: usize,
+    pub shape: ModelShape,
+    pub epochs: u64,
+    pub epoch_size: u64,
+    pub batch_size: usize,
+    pub optimizer: Optimizer,
+    pub schedule: Schedule,
+    pub loss: LossParams,
+    /// λ of the power loss at the start and end of the run.
+    pub start_lambda: f64,
+    pub end_lambda: f64,
+    pub filter: Filter,
+    /// Keep drawn games in the validation set.
+    pub validation_draws: bool,
+    pub shuffle_buffer: usize,
+    pub skip_invalid: bool,
+    pub seed: u64,
+    pub output_net: PathBuf,
+    pub checkpoint_dir: Option<PathBuf>,
+    pub resume: bool,
+    /// Save a net and a checkpoint every this many epochs.
+    pub save_every: u64,
+    /// Print nodchip's figures every this many positions.
+    pub loss_output_interval: u64,
+    pub csv: PathBuf,
+    pub plot: PathBuf,
+    /// Show the progress bar.
+    pub progress: bool,
+    /// Stop (as if interrupted) after this many batches of this invocation; for
+    /// testing `--resume`.
+    pub stop_after_batches: Option<u64>,
+}
+
+impl TrainConfig {
+    /// λ of the power loss after `epoch` of `epochs` (linear, as nnue-pytorch).
+    pub fn power_lambda(&self, epoch: u64) -> f64 {
+        let f = epoch as f64 / self.epochs.max(1) as f64;
+        self.start_lambda + (self.end_lambda - self.start_lambda) * f
+    }
+}

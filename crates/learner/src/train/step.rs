@@ -1,0 +1,282 @@
+//! One optimisation step on a batch.
+//!
+//! 1. Forward and backward of fixed chunks of samples in parallel; each chunk
+//!    keeps its own dense gradients, summed afterwards in chunk order.
+//! 2. The transformer rows the batch touched are summed and updated
+//!    ([`super::sparse`]), each by one task, in an order that does not depend on
+//!    `--threads`.
+//! 3. Dense tensors are updated.
+
+use rayon::prelude::*;
+
+use super::slots::{dense_limits, ft_limit, ModelSlots};
+use crate::data::SparseBatch;
+use crate::loss::{Figures, LossParams};
+use crate::model::dense::GROUP;
+use crate::model::kernels::{add, crelu, crelu_passes, Simd};
+use crate::model::{Dense, Model, NET_TO_INTERNAL};
+use crate::optim::{Optimizer, Step};
+
+/// Samples per parallel task of the dense part. Fixed: it decides the order in
+/// which gradients are summed.
+pub const CHUNK: usize = 256;
+
+/// Buffers reused from batch to batch.
+#[derive(Default)]
+pub struct Workspace {
+    /// `n * 2 * half`: accumulators, then their gradients.
+    acc: Vec<f32>,
+    /// The batch's features grouped by transformer row.
+    rows: super::sparse::RowIndex,
+}
+
+/// Loss settings of one step.
+#[derive(Copy, Clone, Debug)]
+pub struct LossSetting<'a> {
+    pub params: &'a LossParams,
+    /// λ of the power form at this point of the run.
+    pub power_lambda: f64,
+}
+
+/// Gradients of one chunk.
+struct ChunkGrad {
+    dense: Vec<Dense>,
+    ft_b: Vec<f32>,
+    figures: Figures,
+}
+
+/// Per-sample buffers of the dense part.
+struct SampleBuffers {
+    inputs: Vec<Vec<f32>>,
+    outputs: Vec<Vec<f32>>,
+    grads: Vec<Vec<f32>>,
+    dx: Vec<f32>,
+}
+
+impl SampleBuffers {
+    fn new(model: &Model) -> SampleBuffers {
+        SampleBuffers {
+            inputs: model.dense.iter().map(|d| vec![0.0; d.inputs]).collect(),
+            outputs: model.dense.iter().map(|d| vec![0.0; d.outputs]).collect(),
+            grads: model.dense.iter().map(|d| vec![0.0; d.outputs]).collect(),
+            dx: vec![0.0; 2 * model.shape.half()],
+        }
+    }
+}
+
+/// Trains `model` on `batch` once; returns the sum of the batch's figures.
+pub fn train_step(
+    model: &mut Model,
+    slots: &mut ModelSlots,
+    opt: &Optimizer,
+    loss: LossSetting<'_>,
+    batch: &SparseBatch,
+    ws: &mut Workspace,
+    step: Step,
+) -> Figures {
+    let n = batch.len();
+    if n == 0 {
+        return Figures::default();
+    }
+    let width = 2 * model.shape.half();
+    ws.acc.resize(n * width, 0.0);
+    let pass = Pass {
+        model,
+        rows: model.dense.iter().map(Dense::weights_row_major).collect(),
+        batch,
+        loss,
+        n,
+    };
+    let grads: Vec<ChunkGrad> = ws
+        .acc
+        .par_chunks_mut(CHUNK * width)
+        .enumerate()
+        .map(|(c, acc)| pass.chunk(c * CHUNK, acc))
+        .collect();
+    let mut total = grads
+        .into_iter()
+        .reduce(|mut a, b| {
+            for (x, y) in a.dense.iter_mut().zip(&b.dense) {
+                x.add_assign(y);
+            }
+            add(&mut a.ft_b, &b.ft_b);
+            a.figures.add(&b.figures);
+            a
+        })
+        .unwrap_or_else(|| unreachable!("a non-empty batch has a chunk"));
+    super::sparse::update_transformer_rows(model, slots, opt, batch, &mut ws.rows, &ws.acc, step);
+    update_dense(model, slots, opt, &mut total, step);
+    total.figures
+}
+
+/// What every chunk of a batch's dense pass shares.
+struct Pass<'a> {
+    model: &'a Model,
+    /// Each dense layer's weights row-major, for the input gradients.
+    rows: Vec<Vec<f32>>,
+    batch: &'a SparseBatch,
+    loss: LossSetting<'a>,
+    /// Batch size (the loss is a batch mean).
+    n: usize,
+}
+
+impl Pass<'_> {
+    /// Forward and backward of the samples `first..` whose accumulators are
+    /// `acc`; leaves the accumulator gradients in `acc`. Compiled for AVX2 too
+    /// (see [`Simd`]).
+    fn chunk(&self, first: usize, acc: &mut [f32]) -> ChunkGrad {
+        match Simd::detect() {
+            // SAFETY: the CPU supports the instructions (checked at run time).
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { self.chunk_avx512(first, acc) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { self.chunk_avx2(first, acc) },
+            _ => self.chunk_generic(first, acc),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn chunk_avx2(&self, first: usize, acc: &mut [f32]) -> ChunkGrad {
+        self.chunk_generic(first, acc)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    fn chunk_avx512(&self, first: usize, acc: &mut [f32]) -> ChunkGrad {
+        self.chunk_generic(first, acc)
+    }
+
+    #[inline(always)]
+    fn chunk_generic(&self, first: usize, acc: &mut [f32]) -> ChunkGrad {
+        let (model, batch, loss, n) = (self.model, self.batch, self.loss, self.n);
+        let half = model.shape.half();
+        let width = 2 * half;
+        let mut grad = ChunkGrad {
+            dense: model
+                .dense
+                .iter()
+                .map(|d| Dense::zeros(d.inputs, d.outputs))
+                .collect(),
+            ft_b: vec![0.0; half],
+            figures: Figures::default(),
+        };
+        let mut bufs: Vec<SampleBuffers> = (0..GROUP).map(|_| SampleBuffers::new(model)).collect();
+        for (g, group) in acc.chunks_mut(GROUP * width).enumerate() {
+            for (j, (acc, buf)) in group.chunks_exact_mut(width).zip(&mut bufs).enumerate() {
+                let i = first + g * GROUP + j;
+                let (stm, nstm) = batch.rows(i);
+                let (us, them) = acc.split_at_mut(half);
+                model.accumulate(stm, us);
+                model.accumulate(nstm, them);
+                let v = self.forward(acc, buf);
+                let target = batch.targets[i];
+                let (_, dldv) = loss.params.eval(v, target, loss.power_lambda);
+                grad.figures
+                    .add(&Figures::of(loss.params, v, target, loss.power_lambda));
+                let dy = dldv * f64::from(NET_TO_INTERNAL) / n as f64;
+                self.backward(acc, dy as f32, buf);
+                acc.copy_from_slice(&buf.dx);
+                add(&mut grad.ft_b, &acc[..half]);
+                add(&mut grad.ft_b, &acc[half..]);
+            }
+            let used = &bufs[..group.len() / width];
+            for (k, (layer, g)) in model.dense.iter().zip(&mut grad.dense).enumerate() {
+                let xs: Vec<&[f32]> = used.iter().map(|b| b.inputs[k].as_slice()).collect();
+                let dys: Vec<&[f32]> = used.iter().map(|b| b.grads[k].as_slice()).collect();
+                layer.accumulate_grad_group(&xs, &dys, g);
+            }
+        }
+        grad
+    }
+
+    /// The dense layers from the accumulators `acc`; the value in internal units.
+    #[inline(always)]
+    fn forward(&self, acc: &[f32], buf: &mut SampleBuffers) -> f64 {
+        let last = self.model.dense.len() - 1;
+        for (x, &a) in buf.inputs[0].iter_mut().zip(acc) {
+            *x = crelu(a);
+        }
+        for (k, layer) in self.model.dense.iter().enumerate() {
+            layer.forward(&buf.inputs[k], &mut buf.outputs[k]);
+            if k < last {
+                for (x, &h) in buf.inputs[k + 1].iter_mut().zip(&buf.outputs[k]) {
+                    *x = crelu(h);
+                }
+            }
+        }
+        f64::from(buf.outputs[last][0]) * f64::from(NET_TO_INTERNAL)
+    }
+
+    /// Back through the dense layers from the output gradient `dy`: each
+    /// layer's output gradient into `buf.grads` (the weight gradients are summed
+    /// per group of samples afterwards), the accumulators' gradient into `buf.dx`.
+    #[inline(always)]
+    fn backward(&self, acc: &[f32], dy: f32, buf: &mut SampleBuffers) {
+        let last = self.model.dense.len() - 1;
+        buf.grads[last][0] = dy;
+        for k in (0..=last).rev() {
+            let layer = &self.model.dense[k];
+            if k > 0 {
+                let (lower, upper) = buf.grads.split_at_mut(k);
+                let pre = &buf.outputs[k - 1];
+                layer.input_grad(&self.rows[k], &upper[0], &mut lower[k - 1], |i| {
+                    crelu_passes(pre[i])
+                });
+            } else {
+                layer.input_grad(&self.rows[0], &buf.grads[0], &mut buf.dx, |i| {
+                    crelu_passes(acc[i])
+                });
+            }
+        }
+    }
+}
+
+/// Updates the transformer biases and every dense layer.
+fn update_dense(
+    model: &mut Model,
+    slots: &mut ModelSlots,
+    opt: &Optimizer,
+    grad: &mut ChunkGrad,
+    step: Step,
+) {
+    let ft = Step {
+        limit: ft_limit(),
+        ..step
+    };
+    let s = &mut slots.ft_b;
+    opt.update(&mut model.ft_b, &grad.ft_b, &mut s.m, &mut s.v, ft);
+    let layers = model.dense.len();
+    for (k, ((layer, g), (sw, sb))) in model
+        .dense
+        .iter_mut()
+        .zip(&grad.dense)
+        .zip(slots.dense.iter_mut())
+        .enumerate()
+    {
+        let (wl, bl) = dense_limits(k, layers);
+        let ws = Step { limit: wl, ..step };
+        let bs = Step { limit: bl, ..step };
+        opt.update(&mut layer.wt, &g.wt, &mut sw.m, &mut sw.v, ws);
+        opt.update(&mut layer.b, &g.b, &mut sb.m, &mut sb.v, bs);
+    }
+}
+
+/// The values (internal units) of every sample of `batch`, in parallel.
+pub fn evaluate_batch(model: &Model, batch: &SparseBatch) -> Vec<f64> {
+    (0..batch.len())
+        .collect::<Vec<_>>()
+        .par_chunks(CHUNK)
+        .flat_map_iter(|chunk| {
+            let mut trace = crate::model::Trace::new(model);
+            chunk
+                .iter()
+                .map(|&i| {
+                    let (stm, nstm) = batch.rows(i);
+                    f64::from(model.forward(stm, nstm, &mut trace)) * f64::from(NET_TO_INTERNAL)
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}

@@ -1,0 +1,236 @@
+//! Bad input: one `nnue-learn: error:` line naming the file, record or option,
+//! a non-zero exit code (2 for usage), and the output net left as it was.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `nnue-learn train` with `args` plus a small model writing `out`;
+/// returns (exit code, stderr).
+fn train(out: &Path, args: &[&str]) -> (i32, String) {
+    let mut all = vec![
+        "train",
+        "--feature-set",
+        "All",
+        "--ft-size",
+        "16",
+        "--hidden",
+        "4",
+        "--epochs",
+        "1",
+        "--epoch-size",
+        "3000",
+        "--batch-size",
+        "500",
+        "--no-progress",
+        "--output-net",
+    ];
+    all.push(out.to_str().unwrap());
+    all.extend(args);
+    let o = Command::new(env!("CARGO_BIN_EXE_nnue-learn"))
+        .args(&all)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+const SENTINEL: &[u8] = b"previous net";
+
+/// Asserts a failure with `code` whose one stderr line contains every needle,
+/// and that `out` still holds the sentinel.
+fn fails(out: &Path, args: &[&str], code: i32, needles: &[&str]) {
+    std::fs::write(out, SENTINEL).unwrap();
+    let (got, err) = train(out, args);
+    assert_eq!(got, code, "{args:?}: {err}");
+    assert!(err.starts_with("nnue-learn: error: "), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    for needle in needles {
+        assert!(
+            err.contains(needle),
+            "{args:?}: missing {needle:?} in {err}"
+        );
+    }
+    assert_eq!(
+        std::fs::read(out).unwrap(),
+        SENTINEL,
+        "{args:?} overwrote the net"
+    );
+}
+
+#[test]
+fn bad_data_is_one_clear_line() {
+    let dir = common::temp_dir("errors-data");
+    let out = dir.join("out.nnue");
+    let sample = std::fs::read(common::sample_bin()).unwrap();
+
+    let empty = dir.join("empty.bin");
+    std::fs::write(&empty, b"").unwrap();
+    let e = empty.to_str().unwrap();
+    fails(&out, &["--train", e], 1, &[e, "no training records"]);
+
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &sample[..4001]).unwrap();
+    let c = cut.to_str().unwrap();
+    fails(
+        &out,
+        &["--train", c],
+        1,
+        &[c, "record 100", "not a multiple of 40"],
+    );
+
+    // Record 7's game result byte (offset 38) set to 5.
+    let mut corrupt = sample.clone();
+    corrupt[7 * 40 + 38] = 5;
+    let bad = dir.join("corrupt.bin");
+    std::fs::write(&bad, &corrupt).unwrap();
+    let b = bad.to_str().unwrap();
+    fails(&out, &["--train", b], 1, &[b, "record 7", "game result 5"]);
+    // With --skip-invalid the record is skipped and training succeeds.
+    let (code, err) = train(&out, &["--train", b, "--skip-invalid"]);
+    assert_eq!(code, 0, "{err}");
+
+    let missing = dir.join("missing.bin");
+    let m = missing.to_str().unwrap();
+    fails(&out, &["--train", m], 1, &[m]);
+
+    // Every position filtered out.
+    let s = common::sample_bin();
+    let s = s.to_str().unwrap();
+    fails(
+        &out,
+        &["--train", s, "--eval-limit=-1"],
+        1,
+        &["no validation position"],
+    );
+}
+
+#[test]
+fn bad_options_are_usage_errors() {
+    let dir = common::temp_dir("errors-options");
+    let out = dir.join("out.nnue");
+    let s = common::sample_bin();
+    let s = s.to_str().unwrap();
+    fails(
+        &out,
+        &["--train", s, "--feature-set", "Allx"],
+        2,
+        &["unknown block 'Allx'"],
+    );
+    fails(
+        &out,
+        &["--train", s, "--ft-size", "0"],
+        2,
+        &["transformer width 0"],
+    );
+    fails(
+        &out,
+        &["--train", s, "--hidden", "4,x"],
+        2,
+        &["'x' is not a layer width"],
+    );
+    fails(
+        &out,
+        &["--train", s, "--factorize"],
+        2,
+        &["feature set All has no factoriser"],
+    );
+    fails(
+        &out,
+        &["--train", s, "--lambda", "1.5"],
+        2,
+        &["--lambda 1.5"],
+    );
+    fails(
+        &out,
+        &["--train", s, "--resume"],
+        2,
+        &["--resume needs --checkpoint-dir"],
+    );
+    fails(&out, &["--train", s, "--threads", "0"], 2, &["--threads"]);
+    fails(
+        &out,
+        &["--train", s, "--loss", "l1"],
+        2,
+        &["invalid value 'l1'"],
+    );
+}
+
+#[test]
+fn an_incompatible_resume_is_refused() {
+    let dir = common::temp_dir("errors-resume");
+    let out = dir.join("out.nnue");
+    let ckpt = dir.join("ckpt");
+    let (s, c) = (common::sample_bin(), ckpt.to_str().unwrap().to_string());
+    let s = s.to_str().unwrap();
+    let first = dir.join("first.nnue");
+    let (code, err) = train(&first, &["--train", s, "--checkpoint-dir", &c]);
+    assert_eq!(code, 0, "{err}");
+    fails(
+        &out,
+        &[
+            "--train",
+            s,
+            "--checkpoint-dir",
+            &c,
+            "--resume",
+            "--ft-size",
+            "8",
+        ],
+        1,
+        &[
+            "checkpoint.bin",
+            "cannot --resume",
+            "All 768->16x2-4-1",
+            "All 768->8x2-4-1",
+        ],
+    );
+    fails(
+        &out,
+        &[
+            "--train",
+            s,
+            "--checkpoint-dir",
+            &c,
+            "--resume",
+            "--optimizer",
+            "sgd",
+        ],
+        1,
+        &["optimizer is Adam, this run's is Sgd"],
+    );
+    fails(
+        &out,
+        &[
+            "--train",
+            s,
+            "--checkpoint-dir",
+            &c,
+            "--resume",
+            "--seed",
+            "9",
+        ],
+        1,
+        &["seed is 0, this run's is 9"],
+    );
+    let empty = dir.join("empty");
+    let e = empty.to_str().unwrap();
+    fails(
+        &out,
+        &["--train", s, "--checkpoint-dir", e, "--resume"],
+        1,
+        &["checkpoint.bin", "cannot read checkpoint"],
+    );
+    // A damaged checkpoint.
+    let bytes = std::fs::read(ckpt.join("checkpoint.bin")).unwrap();
+    std::fs::write(ckpt.join("checkpoint.bin"), &bytes[..bytes.len() / 2]).unwrap();
+    fails(
+        &out,
+        &["--train", s, "--checkpoint-dir", &c, "--resume"],
+        1,
+        &["cannot --resume", "do not fit"],
+    );
+}

@@ -1,0 +1,300 @@
+//! `nnue-learn train` end to end: learning on a generated data set, exact
+//! `--resume`, thread-count independence, nodchip's option names.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use nnue_core::data::{BinReader, ReaderOptions};
+use shakmaty::{Color, Role};
+
+/// Runs `nnue-learn` with `args`: (success, exit code, stdout, stderr).
+fn learn(args: &[&str]) -> (bool, i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_nnue-learn"))
+        .args(args)
+        .output()
+        .expect("run nnue-learn");
+    (
+        out.status.success(),
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Material from the side to move's view, pawn = 208 (Stockfish's endgame pawn).
+fn material(board: &shakmaty::Board, us: Color) -> i32 {
+    let value = |r: Role| match r {
+        Role::Pawn => 208,
+        Role::Knight => 781,
+        Role::Bishop => 825,
+        Role::Rook => 1276,
+        Role::Queen => 2538,
+        Role::King => 0,
+    };
+    board
+        .into_iter()
+        .map(|(_, p)| {
+            if p.color == us {
+                value(p.role)
+            } else {
+                -value(p.role)
+            }
+        })
+        .sum()
+}
+
+/// The sample positions with their scores replaced by a known function of the
+/// pieces (material balance, clamped): a generated set the net can learn. Every
+/// fifth position goes to the validation file. Returns (training, validation).
+fn material_teacher(dir: &Path) -> (PathBuf, PathBuf) {
+    let reader = BinReader::open(&[common::sample_bin()], ReaderOptions::default()).unwrap();
+    let bytes = std::fs::read(common::sample_bin()).unwrap();
+    let (mut train, mut validation) = (Vec::new(), Vec::new());
+    for i in 0..reader.len() {
+        let record = reader.get(i).unwrap();
+        let score = material(&record.position.board, record.position.turn).clamp(-3000, 3000);
+        let at = i as usize * 40;
+        let mut r = bytes[at..at + 40].to_vec();
+        r[32..34].copy_from_slice(&(score as i16).to_le_bytes());
+        if i % 5 == 0 {
+            &mut validation
+        } else {
+            &mut train
+        }
+        .extend(r);
+    }
+    let paths = (dir.join("material.bin"), dir.join("material-val.bin"));
+    std::fs::write(&paths.0, train).unwrap();
+    std::fs::write(&paths.1, validation).unwrap();
+    paths
+}
+
+/// The number after `label` on the first line containing it.
+fn figure(text: &str, label: &str) -> f64 {
+    let line = text
+        .lines()
+        .find(|l| l.contains(label))
+        .unwrap_or_else(|| panic!("{label}: {text}"));
+    let rest = &line[line.find(label).unwrap() + label.len()..];
+    rest.trim_start_matches([' ', '='])
+        .split([' ', ',', ';'])
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// A small All 768->32x2-8-1 run on `data` (validation held out).
+fn base_args<'a>(data: &'a str, net: &'a str) -> Vec<&'a str> {
+    vec![
+        "train",
+        "--train",
+        data,
+        "--feature-set",
+        "All",
+        "--ft-size",
+        "32",
+        "--hidden",
+        "8",
+        "--validation-fraction",
+        "0.2",
+        "--epoch-size",
+        "1000",
+        "--loss-output-interval",
+        "100000000",
+        "--no-progress",
+        "--output-net",
+        net,
+    ]
+}
+
+#[test]
+fn validation_loss_falls_well_below_the_initial_nets() {
+    let dir = common::temp_dir("falls");
+    let (train, validation) = material_teacher(&dir);
+    let net = dir.join("net.nnue");
+    let args = [
+        "train",
+        "--train",
+        train.to_str().unwrap(),
+        "--validation",
+        validation.to_str().unwrap(),
+        "--feature-set",
+        "All",
+        "--ft-size",
+        "32",
+        "--hidden",
+        "8",
+        "--batch-size",
+        "32",
+        "--epoch-size",
+        "2400",
+        "--epochs",
+        "5",
+        "--lr",
+        "0.01",
+        "--loss-output-interval",
+        "100000000",
+        "--no-progress",
+        "--output-net",
+        net.to_str().unwrap(),
+    ];
+    let (ok, _, out, err) = learn(&args);
+    assert!(ok, "{err}");
+    // ELMO with λ = 1 is the cross entropy with the teacher; what a net can
+    // remove is the part above the teacher's own entropy.
+    let entropy = figure(&out, "test_entropy_eval");
+    let initial = figure(&out, "initial validation loss") - entropy;
+    let line = out.lines().find(|l| l.starts_with("epoch 5 done")).unwrap();
+    let last = figure(line, "validation loss") - entropy;
+    assert!(
+        last < 0.3 * initial,
+        "excess loss: initial {initial}, final {last}\n{out}"
+    );
+    // The CSV has one row per epoch and the plot exists.
+    let csv = std::fs::read_to_string(dir.join("net.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 6, "{csv}");
+    assert!(std::fs::metadata(dir.join("net.png")).unwrap().len() > 1000);
+    let net_bytes = std::fs::read(&net).unwrap();
+    assert!(nnue_core::nnue::Network::from_bytes(&net_bytes, "net").is_ok());
+}
+
+/// Runs `args` plus `extra`; panics with stderr on failure.
+fn run_ok(args: &[&str], extra: &[&str]) -> String {
+    let all: Vec<&str> = args.iter().chain(extra).copied().collect();
+    let (ok, _, out, err) = learn(&all);
+    assert!(ok, "{all:?}: {err}");
+    out
+}
+
+#[test]
+fn resume_after_interruption_equals_an_uninterrupted_run() {
+    let dir = common::temp_dir("resume");
+    let data = common::sample_bin();
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let (net_a, net_b) = (dir.join("a.nnue"), dir.join("b.nnue"));
+    let mut args_a = base_args(data.to_str().unwrap(), net_a.to_str().unwrap());
+    args_a.extend([
+        "--epochs",
+        "3",
+        "--batch-size",
+        "128",
+        "--checkpoint-dir",
+        a.to_str().unwrap(),
+    ]);
+    args_a.extend([
+        "--newbob-decay",
+        "0.5",
+        "--smart-fen-skipping",
+        "--random-fen-skipping",
+        "1",
+    ]);
+    run_ok(&args_a, &["--threads", "2"]);
+
+    let mut args_b = base_args(data.to_str().unwrap(), net_b.to_str().unwrap());
+    args_b.extend([
+        "--epochs",
+        "3",
+        "--batch-size",
+        "128",
+        "--checkpoint-dir",
+        b.to_str().unwrap(),
+    ]);
+    args_b.extend([
+        "--newbob-decay",
+        "0.5",
+        "--smart-fen-skipping",
+        "--random-fen-skipping",
+        "1",
+    ]);
+    // Interrupted mid-epoch (batch 11 of 24), then twice resumed.
+    let mut stop = args_b.clone();
+    stop.extend(["--stop-after-batches", "11"]);
+    let (ok, code, _, err) = learn(&stop);
+    assert!(!ok && code == 1, "{err}");
+    assert!(
+        err.starts_with("nnue-learn: error: interrupted: checkpoint saved in"),
+        "{err}"
+    );
+    let mut again = stop.clone();
+    again.push("--resume");
+    let (ok, _, _, err) = learn(&again);
+    assert!(!ok, "{err}");
+    run_ok(&args_b, &["--resume", "--threads", "2"]);
+
+    assert!(std::fs::read(&net_a).unwrap() == std::fs::read(&net_b).unwrap());
+    let ckpt = |d: &Path| std::fs::read(d.join("checkpoint.bin")).unwrap();
+    assert!(ckpt(&a) == ckpt(&b), "checkpoints differ");
+    let csv = |p: &Path| std::fs::read_to_string(p.with_extension("csv")).unwrap();
+    assert_eq!(csv(&net_a), csv(&net_b));
+}
+
+#[test]
+fn one_and_two_threads_give_the_same_weights() {
+    let dir = common::temp_dir("threads");
+    let data = common::sample_bin();
+    let mut nets = Vec::new();
+    for threads in ["1", "2"] {
+        let net = dir.join(format!("t{threads}.nnue"));
+        let ckpt = dir.join(format!("c{threads}"));
+        let mut args = base_args(data.to_str().unwrap(), net.to_str().unwrap());
+        // Batches of 700 are three chunks of the dense pass.
+        args.extend(["--epochs", "2", "--threads", threads, "--batch-size", "700"]);
+        args.extend(["--checkpoint-dir", ckpt.to_str().unwrap()]);
+        run_ok(&args, &[]);
+        nets.push((
+            std::fs::read(&net).unwrap(),
+            std::fs::read(ckpt.join("checkpoint.bin")).unwrap(),
+        ));
+    }
+    assert!(nets[0].0 == nets[1].0, "nets differ");
+    assert!(nets[0].1 == nets[1].1, "checkpoints differ");
+}
+
+#[test]
+fn nodchip_option_names_are_accepted() {
+    let dir = common::temp_dir("nodchip");
+    let data = common::sample_bin();
+    let net = dir.join("n.nnue");
+    let args = [
+        "train",
+        "--train",
+        data.to_str().unwrap(),
+        "--feature-set",
+        "All",
+        "--ft-size",
+        "16",
+        "--hidden",
+        "4",
+        "--output-net",
+        net.to_str().unwrap(),
+        "--no-progress",
+        "eta",
+        "0.002",
+        "nn_batch_size",
+        "100",
+        "epoch_size",
+        "500",
+        "epochs",
+        "1",
+        "lambda",
+        "0.5",
+        "newbob_decay",
+        "0.5",
+        "--validation_count",
+        "300",
+        "--use_draw_games_in_training",
+        "0",
+        "eval_limit",
+        "3000",
+        "loss_output_interval",
+        "250",
+    ];
+    let out = run_ok(&args, &[]);
+    assert_eq!(out.matches("PROGRESS:").count(), 3, "{out}");
+    assert!(out.contains("lr = 2.000000e-3"), "{out}");
+    // 150 held out (5 %), of which 6 score beyond eval_limit 3000.
+    assert!(out.contains("on 144 positions"), "{out}");
+}
