@@ -24,6 +24,7 @@ import argparse
 import json
 import math
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -112,6 +113,7 @@ def generate(run, args, k, label_net):
         ]
         command += ["--append"] if have else []
         command += ["--eval-file", label_net] if label_net else ["--use-nnue", "false"]
+        command += shlex.split(args.gen_args)
         run.execute(step, command)
         have = os.path.getsize(out) // RECORD_BYTES
         part += 1
@@ -142,6 +144,7 @@ def train(run, args, k, feature_set, data):
     ]
     command += ["--hidden", args.hidden_all, "--ft-size", str(args.ft_size_all)] if feature_set == "All" else []
     command += ["--resume"] if os.path.exists(os.path.join(checkpoints, CHECKPOINT_FILE)) else []
+    command += shlex.split(args.train_args)
     run.execute(step, command)
     run.finish(step, started, net=net, data=data, feature_set=feature_set, epochs=args.epochs)
     return net
@@ -173,7 +176,12 @@ def engine_evals(net, fens):
         commands += [f"position fen {fen}", "eval"]
     commands.append("quit")
     out = subprocess.run([binary("nnue")], input="\n".join(commands) + "\n", text=True, capture_output=True, check=True)
-    values = [int(line.split()[2]) for line in out.stdout.splitlines() if line.startswith("NNUE evaluation")]
+    # `eval` prints the raw value as "NNUE evaluation <v> (side to move, internal units)".
+    values = [
+        int(line.split()[2])
+        for line in out.stdout.splitlines()
+        if line.startswith("NNUE evaluation") and "(side to move" in line
+    ]
     if len(values) != len(fens):
         sys.exit(f"pipeline.py: error: the engine evaluated {len(values)} of {len(fens)} positions with {net}")
     return values
@@ -227,8 +235,8 @@ def match(run, args, k, feature_set, net):
     run.finish(step, started, result=final[0] if final else output[-500:], pgn=pgn)
 
 
-SMALL = dict(positions=4000, depth=3, epochs=2, epoch_size=4000, batch_size=1024, match_games=2, match_nodes=2000, min_correlation=0.3)
-FULL = dict(positions=2_000_000, depth=6, epochs=40, epoch_size=1_000_000, batch_size=16384, match_games=400, match_nodes=0, min_correlation=0.6)
+SMALL = dict(features="All", positions=4000, depth=3, epochs=8, epoch_size=4000, batch_size=512, lr=5e-3, match_games=2, match_nodes=2000, min_correlation=0.5)
+FULL = dict(features="All,HalfKP", positions=2_000_000, depth=6, epochs=25, epoch_size=1_000_000, batch_size=16384, lr=1e-3, match_games=400, match_nodes=0, min_correlation=0.8)
 
 
 def parse_args():
@@ -236,13 +244,13 @@ def parse_args():
     parser.add_argument("--small", action="store_true", help="thousands of positions, minutes (the end-to-end check)")
     parser.add_argument("--run-dir", default=None, help="default: runs/small or runs/main")
     parser.add_argument("--generations", type=int, default=1)
-    parser.add_argument("--features", default="HalfKP,All", help="comma-separated feature sets to train")
+    parser.add_argument("--features", help="comma-separated feature sets to train (All,HalfKP; --small: All)")
     parser.add_argument("--positions", type=int)
     parser.add_argument("--depth", type=int)
     parser.add_argument("--epochs", type=int)
     parser.add_argument("--epoch-size", type=int)
     parser.add_argument("--batch-size", type=int)
-    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--lr", type=float)
     parser.add_argument("--train-lambda", type=float, default=1.0)
     parser.add_argument("--ft-size-all", type=int, default=256, help="All's transformer width (thesis: 512)")
     parser.add_argument("--hidden-all", default="", help="All's hidden layers ('' = none: 768->Nx2->1)")
@@ -253,6 +261,8 @@ def parse_args():
     parser.add_argument("--match-nodes", type=int)
     parser.add_argument("--tc", default="10+0.1")
     parser.add_argument("--min-correlation", type=float)
+    parser.add_argument("--gen-args", default="", help="extra nnue-gen-sfen generate options, e.g. '--random-multi-pv 4'")
+    parser.add_argument("--train-args", default="", help="extra nnue-learn train options, e.g. '--eval-limit 800'")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
     args = parser.parse_args()
     for key, value in (SMALL if args.small else FULL).items():

@@ -6,6 +6,8 @@
 #   scripts/python_checks.sh            match statistics (scripts/test_elo.py) and UCI
 #                                       conformance (scripts/uci_conformance.py)
 #   scripts/python_checks.sh --match    and the 20-game self-play acceptance match
+#   scripts/python_checks.sh --pipeline and the small end-to-end pipeline (scripts/pipeline.py
+#                                       --small: generate, train, evaluate, play)
 #
 # python-chess is installed into a virtual environment under target/ the first time
 # (set NNUE_PYTHON to a python3 that already has it to skip that). The engine is
@@ -14,14 +16,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-  echo "python_checks.sh: error: $1 (usage: scripts/python_checks.sh [--match])" >&2
+  echo "python_checks.sh: error: $1 (usage: scripts/python_checks.sh [--match] [--pipeline])" >&2
   exit 2
 }
 
 match=false
+pipeline=false
 for arg in "$@"; do
   case "$arg" in
     --match) match=true ;;
+    --pipeline) pipeline=true ;;
     *) usage "unknown argument '$arg'" ;;
   esac
 done
@@ -46,4 +50,11 @@ engine=target/release/nnue
 if $match; then
   # Acceptance match: no illegal move, crash or time forfeit in 20 self-play games.
   "$python" scripts/match.py --engine "$engine" --games 20 --tc 1+0.1 --concurrency 2
+fi
+
+if $pipeline; then
+  # Generate a few thousand positions, train a short run, check that the engine loads
+  # the net and that its evaluations correlate with the training scores, play two games.
+  rm -rf target/pipeline-small
+  "$python" scripts/pipeline.py --small --run-dir target/pipeline-small
 fi
