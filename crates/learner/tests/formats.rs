@@ -108,3 +108,35 @@ fn formats_mix_in_one_run() {
     let mixed = train_net(&dir, "mixed", &[&binpack, &bin], &[&plain]);
     assert!(all_bin == mixed, "a mixed file list trained another net");
 }
+
+#[test]
+fn a_mixed_source_serves_every_record_by_global_index() {
+    use nnue_core::data::{BinReader, DataError, ReaderOptions};
+    use nnue_learner::data::{DataSource, PositionSource, SourceOptions};
+
+    let paths = [
+        common::sample("binpack"),
+        common::sample_bin(),
+        common::sample("plain"),
+    ];
+    let source = DataSource::open(&paths, SourceOptions::default()).unwrap();
+    let reference = BinReader::open(&[common::sample_bin()], ReaderOptions::default()).unwrap();
+    let n = reference.len();
+    assert_eq!(n, 3000);
+    assert_eq!(source.len(), 3 * n);
+    assert_eq!(source.file_ranges(), vec![0..n, n..2 * n, 2 * n..3 * n]);
+    for i in 0..n {
+        let want = reference.get(i).unwrap();
+        for file in 0..3 {
+            assert_eq!(
+                source.record(file * n + i).unwrap(),
+                want,
+                "file {file} record {i}"
+            );
+        }
+    }
+    assert!(matches!(
+        source.record(3 * n),
+        Err(DataError::OutOfRange { index, len }) if index == 3 * n && len == 3 * n
+    ));
+}

@@ -64,6 +64,11 @@ impl LoadedFile {
         self.records.len() as u64
     }
 
+    /// Whether the file held no (valid) record.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
     /// Invalid records skipped while loading.
     pub fn skipped(&self) -> u64 {
         self.skipped
