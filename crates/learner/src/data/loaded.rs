@@ -5,9 +5,10 @@
 //! [`TrainingDataReader`] at opening and kept as 40-byte records, the same
 //! bytes a `.bin` file would map.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use nnue_core::data::{
     decode_fast, DataError, ReaderOptions, TrainingDataReader, TrainingRecord, Validation,
 };
@@ -100,11 +101,14 @@ impl LoadProgress {
     fn new(path: &Path, enabled: bool) -> LoadProgress {
         let bar = ProgressBar::hidden();
         bar.set_style(
-            ProgressStyle::with_template("{msg}: {human_pos} positions, {per_sec}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            ProgressStyle::with_template("{msg}: {human_pos} positions, {rate}, {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner())
+                .with_key("rate", |state: &ProgressState, w: &mut dyn fmt::Write| {
+                    let _ = write!(w, "{} positions/s", HumanCount(state.per_sec() as u64));
+                }),
         );
         bar.set_message(format!(
-            "decoding {} (40 bytes per position)",
+            "decoding {} ({PACKED_SFEN_VALUE_SIZE} bytes per position in memory)",
             path.display()
         ));
         LoadProgress { bar, enabled }
