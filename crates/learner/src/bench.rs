@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::command::{parse_widths, thread_pool};
-use crate::data::{Batcher, BinSource, Filter, PositionSource, SparseBatch, Stream};
+use crate::data::{
+    Batcher, DataSource, Filter, PositionSource, SourceOptions, SparseBatch, Stream,
+};
 use crate::error::LearnError;
 use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
 use crate::model::{Extractor, Model, ModelShape};
@@ -15,7 +17,7 @@ use crate::train::step::{train_step, LossSetting, Workspace};
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct BenchArgs {
-    /// Training data (.bin); it is cycled as often as needed.
+    /// Training data (.bin, .binpack or .plain); it is cycled as often as needed.
     #[arg(long)]
     pub data: PathBuf,
     #[arg(long, default_value = "HalfKP")]
@@ -71,7 +73,7 @@ fn process_cpu_time() -> Option<Duration> {
 
 /// A model with its optimizer state and a data stream, as a run would have.
 struct Bench<'a> {
-    source: &'a BinSource,
+    source: &'a DataSource,
     extractor: &'a Extractor,
     model: Model,
     slots: ModelSlots,
@@ -146,12 +148,9 @@ pub fn measure(args: &BenchArgs) -> Result<BenchResult, LearnError> {
         &parse_widths(&args.hidden)?,
         args.factorize,
     )?;
-    let source = BinSource::open(std::slice::from_ref(&args.data))?;
+    let source = DataSource::open(std::slice::from_ref(&args.data), SourceOptions::default())?;
     if source.is_empty() {
-        return Err(LearnError::NoData(format!(
-            "{}: no records",
-            args.data.display()
-        )));
+        return Err(source.no_records());
     }
     let extractor = Extractor::new(&shape);
     let model = Model::new(shape, 1, extractor.max_rows());

@@ -22,7 +22,7 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Train a network from .bin files and write a quantized .nnue.
+    /// Train a network from .bin, .binpack or .plain files and write a quantized .nnue.
     Train(Box<TrainArgs>),
     /// Measure training speed (positions/s) on a data file.
     Bench(crate::bench::BenchArgs),
@@ -37,10 +37,14 @@ pub enum Command {
 #[derive(Args, Clone, Debug)]
 #[command(args_override_self = true)]
 pub struct TrainArgs {
-    /// Training data (.bin), one or many files.
+    /// Training data, one or many files of any mix of .bin, .binpack and .plain
+    /// (by extension). .bin files are memory-mapped; .binpack and .plain files
+    /// are decoded when training starts and held in memory, 40 bytes per
+    /// position (a count is shown while a large one loads).
     #[arg(long, num_args = 1.., required = true)]
     pub train: Vec<PathBuf>,
-    /// Validation data (.bin); without it a part of the training data is held out.
+    /// Validation data (.bin, .binpack or .plain, as --train); without it a part of
+    /// the training data is held out.
     #[arg(long, alias = "validation_set_file_name", num_args = 1..)]
     pub validation: Vec<PathBuf>,
     /// Share of every training file held out for validation when no --validation
@@ -160,7 +164,8 @@ pub struct TrainArgs {
     /// Indices in the shuffle buffer.
     #[arg(long, default_value_t = 1_000_000)]
     pub shuffle_buffer: usize,
-    /// Skip (and count) records that fail to decode instead of stopping.
+    /// Skip (and count) records that fail to decode instead of stopping (a cut-off
+    /// .bin tail and bad .plain records too; a corrupt .binpack chunk still stops).
     #[arg(long)]
     pub skip_invalid: bool,
     #[arg(long, default_value_t = 0)]

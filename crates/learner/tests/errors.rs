@@ -70,7 +70,7 @@ fn bad_data_is_one_clear_line() {
     let empty = dir.join("empty.bin");
     std::fs::write(&empty, b"").unwrap();
     let e = empty.to_str().unwrap();
-    fails(&out, &["--train", e], 1, &[e, "no training records"]);
+    fails(&out, &["--train", e], 1, &["no records read from", e]);
 
     let cut = dir.join("cut.bin");
     std::fs::write(&cut, &sample[..4001]).unwrap();
@@ -106,6 +106,54 @@ fn bad_data_is_one_clear_line() {
         1,
         &["no validation position"],
     );
+}
+
+#[test]
+fn bad_binpack_plain_and_paths_are_one_clear_line() {
+    let dir = common::temp_dir("errors-formats");
+    let out = dir.join("out.nnue");
+    let s = common::sample_bin();
+    let s = s.to_str().unwrap();
+    let binpack = std::fs::read(common::sample("binpack")).unwrap();
+
+    // The sample is one chunk: cut inside it.
+    let cut = dir.join("cut.binpack");
+    std::fs::write(&cut, &binpack[..binpack.len() / 2]).unwrap();
+    let c = cut.to_str().unwrap();
+    let needles = [c, "chunk 0 at byte 0", "truncated file"];
+    fails(&out, &["--train", c], 1, &needles);
+    fails(&out, &["--train", s, "--validation", c], 1, &needles);
+
+    let empty = dir.join("empty.binpack");
+    std::fs::write(&empty, b"").unwrap();
+    let e = empty.to_str().unwrap();
+    fails(&out, &["--train", e], 1, &["no records read from", e]);
+    fails(
+        &out,
+        &["--train", s, "--validation", e],
+        1,
+        &["no records read from", e],
+    );
+
+    // Line 3 of the first record (its score) made unreadable.
+    let plain = std::fs::read_to_string(common::sample("plain")).unwrap();
+    let mut lines: Vec<&str> = plain.lines().collect();
+    assert!(lines[2].starts_with("score "), "{}", lines[2]);
+    lines[2] = "score x";
+    let bad = dir.join("bad.plain");
+    std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
+    let b = bad.to_str().unwrap();
+    fails(&out, &["--train", b], 1, &[&format!("{b}:3:"), "score"]);
+    // With --skip-invalid the record is skipped and training succeeds.
+    let (code, err) = train(&out, &["--train", b, "--skip-invalid"]);
+    assert_eq!(code, 0, "{err}");
+
+    let d = dir.to_str().unwrap();
+    fails(&out, &["--train", d], 1, &[d, "is a directory"]);
+    let other = dir.join("games.txt");
+    std::fs::write(&other, b"").unwrap();
+    let o = other.to_str().unwrap();
+    fails(&out, &["--train", o], 1, &[o, "unsupported extension"]);
 }
 
 #[test]

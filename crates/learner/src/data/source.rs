@@ -1,12 +1,12 @@
-//! Where training positions come from. The trainer only sees [`PositionSource`],
-//! so another container (`.binpack`) plugs in by implementing it.
+//! Where training positions come from. The trainer only sees [`PositionSource`]:
+//! random access by global index over one or many files, whatever their format.
 
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use nnue_core::data::{BinReader, DataError, ReaderOptions, TrainingRecord};
-use nnue_core::packed::PACKED_SFEN_VALUE_SIZE;
+use nnue_core::data::{BinReader, DataError, DataFormat, ReaderOptions, TrainingRecord};
 
+use super::loaded::LoadedFile;
 use crate::error::LearnError;
 
 /// Random access to decoded positions of one or many files.
@@ -29,50 +29,119 @@ pub trait PositionSource: Send + Sync {
     fn describe(&self) -> String;
 }
 
-/// `.bin` files through the core's memory-mapped [`BinReader`].
-pub struct BinSource {
-    reader: BinReader,
-    paths: Vec<PathBuf>,
+/// How [`DataSource::open`] reads.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SourceOptions {
+    /// Skip (and count) invalid records: a cut-off `.bin` tail, bad `.plain`
+    /// records. A bad `.binpack` chunk still stops (its entries chain).
+    pub skip_invalid: bool,
+    /// Show a record count while a large `.binpack` or `.plain` file loads.
+    pub progress: bool,
 }
 
-impl BinSource {
-    /// Maps `paths`; a missing, unreadable or truncated file is an error naming it.
-    pub fn open(paths: &[PathBuf]) -> Result<BinSource, LearnError> {
-        for path in paths {
-            if path.extension().is_some_and(|e| e == "binpack") {
-                return Err(LearnError::Usage(format!(
-                    "{}: .binpack input is not supported by nnue-learn yet (give .bin files)",
-                    path.display()
-                )));
-            }
-        }
-        let reader = BinReader::open(paths, ReaderOptions::default())?;
-        Ok(BinSource {
-            reader,
+/// One file's records.
+enum FileData {
+    /// `.bin`: memory-mapped, decoded on access.
+    Mapped(BinReader),
+    /// `.binpack`, `.plain`: decoded into memory at opening.
+    Loaded(LoadedFile),
+}
+
+struct SourceFile {
+    /// Global index of the file's first record.
+    first: u64,
+    len: u64,
+    data: FileData,
+}
+
+/// `.bin`, `.binpack` and `.plain` files (chosen by extension, mixed freely)
+/// seen as one sequence of records. `.bin` files are memory-mapped; the others
+/// are decoded at opening and held in memory at 40 bytes per position.
+pub struct DataSource {
+    files: Vec<SourceFile>,
+    paths: Vec<PathBuf>,
+    total: u64,
+    skipped: u64,
+}
+
+impl DataSource {
+    /// Opens `paths`. A missing, unreadable, truncated or corrupt file, a
+    /// directory or an unknown extension is an error naming the file (and the
+    /// record, line or chunk).
+    pub fn open(paths: &[PathBuf], options: SourceOptions) -> Result<DataSource, LearnError> {
+        let reader_options = ReaderOptions {
+            skip_invalid: options.skip_invalid,
+            ..ReaderOptions::default()
+        };
+        let mut source = DataSource {
+            files: Vec::with_capacity(paths.len()),
             paths: paths.to_vec(),
-        })
+            total: 0,
+            skipped: 0,
+        };
+        for path in paths {
+            let data = open_file(path, reader_options, options.progress)?;
+            let (len, skipped) = match &data {
+                FileData::Mapped(r) => (r.len(), r.truncated_tails()),
+                FileData::Loaded(f) => (f.len(), f.skipped()),
+            };
+            source.files.push(SourceFile {
+                first: source.total,
+                len,
+                data,
+            });
+            source.total += len;
+            source.skipped += skipped;
+        }
+        Ok(source)
+    }
+
+    /// Invalid records skipped while opening (with `skip_invalid`).
+    pub fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    /// [`DataError::NoRecords`] for these files: the core's message for "read
+    /// nothing".
+    pub fn no_records(&self) -> LearnError {
+        DataError::no_records(&self.paths, self.skipped).into()
     }
 }
 
-impl PositionSource for BinSource {
+fn open_file(path: &Path, options: ReaderOptions, progress: bool) -> Result<FileData, DataError> {
+    Ok(match DataFormat::from_path(path)? {
+        DataFormat::Bin => FileData::Mapped(BinReader::open(&[path], options)?),
+        DataFormat::Binpack | DataFormat::Plain => {
+            FileData::Loaded(LoadedFile::read(path, options, progress)?)
+        }
+    })
+}
+
+impl PositionSource for DataSource {
     fn len(&self) -> u64 {
-        self.reader.len()
+        self.total
     }
 
     fn file_ranges(&self) -> Vec<Range<u64>> {
-        let mut start = 0u64;
-        (0..self.reader.file_count())
-            .map(|f| {
-                let n = (self.reader.file_bytes(f).len() / PACKED_SFEN_VALUE_SIZE) as u64;
-                let range = start..start + n;
-                start += n;
-                range
-            })
+        self.files
+            .iter()
+            .map(|f| f.first..f.first + f.len)
             .collect()
     }
 
     fn record(&self, index: u64) -> Result<TrainingRecord, DataError> {
-        self.reader.get(index)
+        if index >= self.total {
+            return Err(DataError::OutOfRange {
+                index,
+                len: self.total,
+            });
+        }
+        let file = &self.files[self.files.partition_point(|f| f.first + f.len <= index)];
+        let local = index - file.first;
+        match &file.data {
+            FileData::Mapped(reader) => reader.get(local),
+            FileData::Loaded(loaded) => loaded.get(local),
+        }
     }
 
     fn describe(&self) -> String {

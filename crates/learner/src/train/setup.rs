@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use crate::checkpoint::{Checkpoint, RunIdentity, Weights};
-use crate::data::{BinSource, PositionSource, SparseBatch, Stream, StreamState};
+use crate::data::{DataSource, PositionSource, SourceOptions, SparseBatch, Stream, StreamState};
 use crate::error::LearnError;
 use crate::loss::Figures;
 use crate::model::{Extractor, Model};
@@ -66,17 +66,23 @@ fn total(ranges: &[Range<u64>]) -> u64 {
 impl<'c> Run<'c> {
     /// Opens the data, builds the validation set and the weights (fresh or resumed).
     pub fn prepare(config: &'c TrainConfig) -> Result<Run<'c>, LearnError> {
-        let source: Box<dyn PositionSource> = Box::new(BinSource::open(&config.train)?);
-        if source.is_empty() {
-            return Err(LearnError::NoData(format!(
-                "{}: no training records",
-                source.describe()
-            )));
+        let options = SourceOptions {
+            skip_invalid: config.skip_invalid,
+            progress: config.progress,
+        };
+        let train = DataSource::open(&config.train, options)?;
+        if train.is_empty() {
+            return Err(train.no_records());
         }
+        let invalid = train.skipped();
+        let source: Box<dyn PositionSource> = Box::new(train);
         let extractor = Extractor::new(&config.shape);
         let (train_ranges, validation) = match &config.validation {
             ValidationSource::Files(files) => {
-                let vsource = BinSource::open(files)?;
+                let vsource = DataSource::open(files, options)?;
+                if vsource.is_empty() {
+                    return Err(vsource.no_records());
+                }
                 let ranges = vsource.file_ranges();
                 let set = load_validation(config, &vsource, ranges, &extractor)?;
                 (source.file_ranges(), set)
@@ -120,7 +126,7 @@ impl<'c> Run<'c> {
                 history: Vec::new(),
             },
             identity,
-            invalid: 0,
+            invalid,
             prefetched: None,
             consumed: None,
         };

@@ -13,6 +13,11 @@ pub fn sample_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/sf_tools_sample.bin")
 }
 
+/// The same Stockfish-tools data in another format: `"binpack"` or `"plain"`.
+pub fn sample(extension: &str) -> PathBuf {
+    sample_bin().with_extension(extension)
+}
+
 /// A fresh directory for one test.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("nnue-learn-{name}-{}", std::process::id()));
