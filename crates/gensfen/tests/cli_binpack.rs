@@ -5,22 +5,11 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use nnue_gensfen::stats::stats;
 
-use common::{listing, temp_dir};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nnue-gen-sfen"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("utf-8 temp path")
-}
+use common::{listing, p, run, temp_dir};
 
 fn sf(ext: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/data/sf_tools_sample.{ext}"))

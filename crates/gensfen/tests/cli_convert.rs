@@ -3,24 +3,12 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use nnue_core::packed::{MoveKind, SfMove};
 use shakmaty::Square;
 
-use common::{listing, reference_bin, temp_dir, WORKED};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nnue-gen-sfen"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("utf-8 temp path")
-}
+use common::{listing, p, reference_bin, run, temp_dir, WORKED};
 
 fn stderr_line(out: &Output) -> String {
     let text = String::from_utf8_lossy(&out.stderr).into_owned();

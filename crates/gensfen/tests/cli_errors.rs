@@ -5,23 +5,11 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::{listing, reference_bin, temp_dir, test_data, test_data_bytes};
+use common::{listing, p, reference_bin, run, temp_dir, test_data, test_data_bytes};
 
 const PREFIX: &str = "nnue-gen-sfen: error: ";
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nnue-gen-sfen"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().expect("utf-8 temp path")
-}
 
 /// The exit code and the one error line (without its prefix).
 fn failure(out: &Output) -> (i32, String) {

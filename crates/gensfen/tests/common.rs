@@ -110,3 +110,16 @@ pub fn listing(dir: &Path) -> Vec<String> {
     v.sort();
     v
 }
+
+/// Runs the real `nnue-gen-sfen` binary with `args`.
+pub fn run(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_nnue-gen-sfen"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+/// A temporary path as a command-line argument.
+pub fn p(path: &Path) -> &str {
+    path.to_str().expect("utf-8 temp path")
+}
