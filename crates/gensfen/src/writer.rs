@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use nnue_core::data::{BinpackWriter, TrainingDataWriter};
+use nnue_core::data::TrainingDataWriter;
 use nnue_core::packed::PackedSfenValue;
 
 use crate::format::Format;
@@ -64,16 +64,11 @@ pub fn check_parts(
 
 /// Opens the sink for `path` (format by extension) under `mode`.
 pub fn open_sink(path: &Path, mode: OutputMode) -> Result<Box<dyn RecordSink>, GenerateError> {
+    // check_output also refuses an unknown extension as an option error.
     check_output(path, mode)?;
-    let format =
-        Format::from_path(path).map_err(|e| GenerateError::InvalidOption(e.to_string()))?;
-    let writer = match (mode, format) {
-        (OutputMode::Append, Format::Binpack) if path.exists() => {
-            // Appending after a cut-off chunk would hide the new data behind it.
-            BinpackWriter::check_whole_chunks(path)?;
-            TrainingDataWriter::append(path)?
-        }
-        (OutputMode::Append, _) => TrainingDataWriter::append(path)?,
+    // Appending checks that an existing file ends on a whole record or chunk.
+    let writer = match mode {
+        OutputMode::Append => TrainingDataWriter::append(path)?,
         _ => TrainingDataWriter::create(path)?,
     };
     Ok(Box::new(DataSink(writer)))
