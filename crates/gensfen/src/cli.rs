@@ -32,18 +32,23 @@ pub struct Cli {
 pub enum Command {
     /// Self-play training data (Stockfish's gensfen / generate_training_data).
     Generate(Box<GenerateArgs>),
-    /// Join .bin files into one uniformly shuffled file (seeded; works on files
-    /// larger than memory).
+    /// Join training-data files into one uniformly shuffled file (seeded;
+    /// works on data larger than memory). Each input and the output may be
+    /// .bin, .binpack or .plain, chosen by extension. Shuffled positions no
+    /// longer form game chains, so a .binpack output is valid but larger
+    /// than a generated one (about 34 bytes a position, against about 3).
     Shuffle {
-        /// Output .bin file.
+        /// Output file (.bin, .binpack or .plain); it appears only when complete.
         output: PathBuf,
-        /// Input .bin files.
+        /// Input files (.bin, .binpack or .plain, mixed freely).
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
         /// Seed of the permutation.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Memory for one in-memory bucket, MiB.
+        /// Memory for one in-memory bucket, MiB (40 bytes a record; the
+        /// bucket count is set from the record count estimated from file
+        /// sizes: .bin 40, .binpack about 2.9, .plain about 95 bytes a record).
         #[arg(long, default_value_t = 1024)]
         memory_mib: usize,
         /// Replace an existing output.

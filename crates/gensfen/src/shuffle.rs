@@ -1,18 +1,28 @@
-//! `nnue-gen-sfen shuffle OUT IN...`: joins `.bin` files (e.g. the shards of one
-//! data set) into one uniformly shuffled file, seeded, in bounded memory.
+//! `nnue-gen-sfen shuffle OUT IN...`: joins training-data files (e.g. the
+//! shards of one data set) into one uniformly shuffled file, seeded, in
+//! bounded memory. Every input and the output may be `.bin`, `.binpack` or
+//! `.plain`, each chosen by its extension.
 //!
-//! Two passes: every record goes to one of B temporary bucket files drawn at
-//! random, then each bucket (about `--memory-mib` in size) is shuffled in memory
-//! and appended to the output. Random bucket + uniform in-bucket order is a
-//! uniform permutation of all records, and memory stays at one bucket, so files
-//! larger than memory work. The output appears under its name only when complete.
+//! Two passes: every record (read through the core's [`TrainingDataReader`],
+//! so bad input is named by file and record, chunk or line) goes as its
+//! 40-byte form to one of B temporary bucket files drawn at random; then each
+//! bucket is shuffled in memory and written through a [`TrainingDataWriter`].
+//! Random bucket + uniform in-bucket order is a uniform permutation of all
+//! records, and memory stays at about one bucket, so data larger than memory
+//! works. The output appears under its name only when complete.
+//!
+//! B is fixed before pass one from an estimate of the record count (see
+//! [`estimated_records`]); a compressed input that packs better than
+//! estimated gives buckets larger than `--memory-mib`, never a wrong result.
 
 use std::fs::{self, File};
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use nnue_core::data::AtomicOutput;
-use nnue_core::packed::PACKED_SFEN_VALUE_SIZE;
+use nnue_core::data::{
+    AtomicOutput, DataFormat, ReaderOptions, TrainingDataReader, TrainingDataWriter, Validation,
+};
+use nnue_core::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
 
 use crate::generate::error::GenerateError;
 use crate::generate::rng::{mix, GenRng};
@@ -22,6 +32,11 @@ const RECORD: usize = PACKED_SFEN_VALUE_SIZE;
 const BUCKET_SLACK: f64 = 1.25;
 /// I/O buffer per open bucket file.
 const BUCKET_BUFFER: usize = 64 << 10;
+/// `.binpack` positions per file byte, as a ratio: Stockfish's chained
+/// encoding stores a game's positions in about 2.9 bytes each (40 / 14).
+const BINPACK_RECORDS_PER_BYTE: (u64, u64) = (14, 40);
+/// Typical size of one `.plain` record (six `key value` lines), bytes.
+const PLAIN_BYTES_PER_RECORD: u64 = 95;
 
 /// Shuffle settings.
 #[derive(Clone, Copy, Debug)]
@@ -31,6 +46,13 @@ pub struct ShuffleOptions {
     pub memory_mib: usize,
     /// Replace an existing output.
     pub force: bool,
+}
+
+/// One input file and its format.
+struct Input {
+    path: PathBuf,
+    format: DataFormat,
+    size: u64,
 }
 
 /// Temporary bucket files, removed on drop.
@@ -51,36 +73,48 @@ pub fn shuffle(
     inputs: &[PathBuf],
     options: ShuffleOptions,
 ) -> Result<u64, GenerateError> {
-    let total_bytes = check_files(output, inputs, options.force)?;
-    let records = total_bytes / RECORD as u64;
+    let (out_format, inputs) = check_files(output, inputs, options.force)?;
+    let estimate: u64 = inputs
+        .iter()
+        .map(|i| estimated_records(i.format, i.size))
+        .sum();
     let budget = (options.memory_mib.max(1) as u64) << 20;
-    let buckets = ((total_bytes as f64 * BUCKET_SLACK / budget as f64).ceil() as u64).max(1);
+    let bytes = estimate.saturating_mul(RECORD as u64);
+    let buckets = ((bytes as f64 * BUCKET_SLACK / budget as f64).ceil() as u64).max(1);
     let mut rng = GenRng::new(mix(options.seed));
     let (guard, file) = AtomicOutput::create(output, false)?;
-    let mut out = BufWriter::with_capacity(1 << 20, file);
-    let write_err = |source| GenerateError::Write {
-        file: output.to_path_buf(),
-        source,
-    };
+    let mut out = TrainingDataWriter::from_file(file, output, out_format)?;
     if buckets == 1 {
-        let mut all = Vec::with_capacity(total_bytes as usize);
-        for input in inputs {
-            File::open(input)
-                .and_then(|mut f| f.read_to_end(&mut all))
-                .map_err(|source| read_err(input, source))?;
-        }
-        write_shuffled(&mut all, &mut rng, &mut out).map_err(write_err)?;
+        let mut all = Vec::with_capacity(bytes as usize);
+        for_each_record(&inputs, |record| {
+            all.extend_from_slice(record);
+            Ok(())
+        })?;
+        write_shuffled(&mut all, &mut rng, &mut out)?;
     } else {
-        let parts = split(output, inputs, buckets as usize, &mut rng)?;
+        let parts = split(output, &inputs, buckets as usize, &mut rng)?;
         for path in &parts.paths {
             let mut data = fs::read(path).map_err(|source| read_err(path, source))?;
-            write_shuffled(&mut data, &mut rng, &mut out).map_err(write_err)?;
+            write_shuffled(&mut data, &mut rng, &mut out)?;
         }
     }
-    let file = out.into_inner().map_err(|e| write_err(e.into_error()))?;
-    file.sync_all().map_err(write_err)?;
+    let records = out.finish()?;
     guard.commit()?;
     Ok(records)
+}
+
+/// Records a file of `size` bytes holds, estimated from its format, to size
+/// the buckets: exact for `.bin`, typical ratios for `.binpack` (about
+/// 2.9 bytes a position in game chains) and `.plain` (about 95 bytes a record).
+pub fn estimated_records(format: DataFormat, size: u64) -> u64 {
+    match format {
+        DataFormat::Bin => size / RECORD as u64,
+        DataFormat::Binpack => {
+            let (num, den) = BINPACK_RECORDS_PER_BYTE;
+            size.saturating_mul(num) / den
+        }
+        DataFormat::Plain => size.div_ceil(PLAIN_BYTES_PER_RECORD),
+    }
 }
 
 fn read_err(path: &Path, source: std::io::Error) -> GenerateError {
@@ -90,53 +124,60 @@ fn read_err(path: &Path, source: std::io::Error) -> GenerateError {
     }
 }
 
-/// Inputs are readable `.bin` files of whole records, the output a new `.bin`
-/// that is none of them. Returns the total input size.
-fn check_files(output: &Path, inputs: &[PathBuf], force: bool) -> Result<u64, GenerateError> {
+/// Every file names a supported format by its extension, the inputs exist
+/// and the output is a new file that is none of them. Returns the output
+/// format and the inputs with their formats and sizes.
+fn check_files(
+    output: &Path,
+    inputs: &[PathBuf],
+    force: bool,
+) -> Result<(DataFormat, Vec<Input>), GenerateError> {
     let bad = |s: String| GenerateError::InvalidOption(s);
-    if output.extension().and_then(|e| e.to_str()) != Some("bin") {
-        return Err(bad(format!(
-            "{}: the output must be a .bin file",
-            output.display()
-        )));
-    }
+    let out_format = DataFormat::from_path(output).map_err(|e| bad(e.to_string()))?;
     if output.exists() && !force {
         return Err(GenerateError::OutputExists(output.to_path_buf()));
     }
     let out_canonical = output.canonicalize().ok();
-    let mut total = 0;
+    let mut checked = Vec::with_capacity(inputs.len());
     for input in inputs {
-        if input.extension().and_then(|e| e.to_str()) != Some("bin") {
-            return Err(bad(format!(
-                "{}: inputs must be .bin files",
-                input.display()
-            )));
-        }
+        let format = DataFormat::from_path(input).map_err(|e| bad(e.to_string()))?;
         let size = fs::metadata(input)
             .map_err(|source| read_err(input, source))?
             .len();
-        if size % RECORD as u64 != 0 {
-            return Err(bad(format!(
-                "{}: size {size} is not a multiple of {RECORD} (a truncated record at index {})",
-                input.display(),
-                size / RECORD as u64
-            )));
-        }
         if out_canonical.is_some() && input.canonicalize().ok() == out_canonical {
             return Err(bad(format!(
                 "{}: input and output are the same file",
                 input.display()
             )));
         }
-        total += size;
+        checked.push(Input {
+            path: input.clone(),
+            format,
+            size,
+        });
     }
-    Ok(total)
+    Ok((out_format, checked))
+}
+
+/// Calls `emit` with the 40-byte form of every record of every input, in
+/// file order; the first bad record, chunk or line is an error naming it.
+fn for_each_record(
+    inputs: &[Input],
+    mut emit: impl FnMut(&[u8; RECORD]) -> Result<(), GenerateError>,
+) -> Result<(), GenerateError> {
+    for input in inputs {
+        let reader = TrainingDataReader::open(&input.path, ReaderOptions::default())?;
+        for record in reader.records(Validation::Fast)? {
+            emit(&record?.raw.to_bytes())?;
+        }
+    }
+    Ok(())
 }
 
 /// Pass one: every record to a random bucket file.
 fn split(
     output: &Path,
-    inputs: &[PathBuf],
+    inputs: &[Input],
     count: usize,
     rng: &mut GenRng,
 ) -> Result<Buckets, GenerateError> {
@@ -154,48 +195,35 @@ fn split(
             .collect(),
         dir,
     };
-    let mut writers = buckets
-        .paths
-        .iter()
-        .map(|p| {
-            File::create(p)
+    let write_err = |k: usize, source| GenerateError::Write {
+        file: buckets.paths[k].clone(),
+        source,
+    };
+    let mut writers = (0..count)
+        .map(|k| {
+            File::create(&buckets.paths[k])
                 .map(|f| BufWriter::with_capacity(BUCKET_BUFFER, f))
-                .map_err(|source| GenerateError::Write {
-                    file: p.clone(),
-                    source,
-                })
+                .map_err(|source| write_err(k, source))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let mut record = [0u8; RECORD];
-    for input in inputs {
-        let mut reader =
-            BufReader::with_capacity(1 << 20, File::open(input).map_err(|e| read_err(input, e))?);
-        loop {
-            match reader.read_exact(&mut record) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-                Err(e) => return Err(read_err(input, e)),
-            }
-            let k = rng.below(count as u64) as usize;
-            writers[k]
-                .write_all(&record)
-                .map_err(|source| GenerateError::Write {
-                    file: buckets.paths[k].clone(),
-                    source,
-                })?;
-        }
-    }
-    for (w, p) in writers.iter_mut().zip(&buckets.paths) {
-        w.flush().map_err(|source| GenerateError::Write {
-            file: p.clone(),
-            source,
-        })?;
+    for_each_record(inputs, |record| {
+        let k = rng.below(count as u64) as usize;
+        writers[k]
+            .write_all(record)
+            .map_err(|source| write_err(k, source))
+    })?;
+    for (k, w) in writers.iter_mut().enumerate() {
+        w.flush().map_err(|source| write_err(k, source))?;
     }
     Ok(buckets)
 }
 
 /// Shuffles the records in `data` (Fisher-Yates over 40-byte slots) and writes them.
-fn write_shuffled(data: &mut [u8], rng: &mut GenRng, out: &mut impl Write) -> std::io::Result<()> {
+fn write_shuffled(
+    data: &mut [u8],
+    rng: &mut GenRng,
+    out: &mut TrainingDataWriter,
+) -> Result<(), GenerateError> {
     let n = data.len() / RECORD;
     for i in (1..n).rev() {
         let j = rng.below(i as u64 + 1) as usize;
@@ -204,5 +232,9 @@ fn write_shuffled(data: &mut [u8], rng: &mut GenRng, out: &mut impl Write) -> st
             a[j * RECORD..(j + 1) * RECORD].swap_with_slice(&mut b[..RECORD]);
         }
     }
-    out.write_all(data)
+    for record in data.chunks_exact(RECORD) {
+        let bytes: &[u8; RECORD] = record.try_into().expect("40-byte chunk");
+        out.write(&PackedSfenValue::from_bytes(bytes))?;
+    }
+    Ok(())
 }

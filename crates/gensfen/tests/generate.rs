@@ -471,12 +471,15 @@ fn interrupting_leaves_whole_records() {
 #[test]
 fn shuffle_is_a_seeded_permutation_in_bounded_memory() {
     let dir = temp_dir("shuffle");
-    // 60,000 distinct records (2.4 MB) in two files: three buckets of 1 MiB.
+    // 60,000 distinct valid records (2.4 MB) in two files: three buckets of
+    // 1 MiB. Each is Stockfish's first sample record with its score (bytes
+    // 32..34) set to a distinct id - 30,000, so the id can be read back.
+    let base = common::test_data_bytes("sf_tools_sample.bin");
     let make = |from: u32, to: u32| -> Vec<u8> {
         (from..to)
             .flat_map(|i| {
-                let mut r = [0u8; 40];
-                r[..4].copy_from_slice(&i.to_le_bytes());
+                let mut r: [u8; 40] = base[..40].try_into().unwrap();
+                r[32..34].copy_from_slice(&(i as i32 - 30_000).to_le_bytes()[..2]);
                 r
             })
             .collect()
@@ -504,21 +507,24 @@ fn shuffle_is_a_seeded_permutation_in_bounded_memory() {
     assert_ne!(s1, shuffled("s2.bin", "5"));
     let mut ids: Vec<u32> = s1
         .chunks(40)
-        .map(|c| u32::from_le_bytes(c[..4].try_into().unwrap()))
+        .map(|c| (i16::from_le_bytes([c[32], c[33]]) as i32 + 30_000) as u32)
         .collect();
     // Shuffled: the first thousand are not mostly from the first file.
     assert!(ids[..1000].iter().filter(|&&i| i < 20_000).count() < 500);
     ids.sort_unstable();
     assert!(ids.iter().copied().eq(0..60_000));
-    // The output exists now: refused without --force; a truncated input is named.
+    // A truncated input is named by file and record, and nothing is written.
     std::fs::write(&b, [0u8; 41]).unwrap();
     let r = cli(&[
         "shuffle",
         dir.join("s3.bin").to_str().unwrap(),
         b.to_str().unwrap(),
     ]);
-    assert_eq!(r.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&r.stderr).contains("not a multiple of 40"));
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("b.bin: record 1: truncated file"), "{err}");
+    assert!(err.contains("not a multiple of 40"), "{err}");
+    assert!(!dir.join("s3.bin").exists());
 }
 
 #[test]
