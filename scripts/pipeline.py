@@ -9,7 +9,7 @@ Generation 0 labels self-play positions with the classical evaluation
 net k-1 (`--eval-file`). After each generation, one net per feature set is trained
 from scratch on all the data so far (`nnue-learn train`), its evaluations are checked
 against the training scores (Pearson correlation through the engine's `eval` command,
-on a held-out sample), and it plays a match against the classical evaluation at equal
+on the held-out tail of the data; with --small, over the whole small set), and it plays a match against the classical evaluation at equal
 time (`scripts/match.py`, `EvalFile` vs `Use NNUE=false`).
 
 Every step writes `DIR/<step>.done` (JSON: command, parameters, seconds, results) when
@@ -107,7 +107,7 @@ def generate(run, args, k, label_net):
             binary("nnue-gen-sfen"), "generate", "--quiet",
             "--loop", str(args.positions - have),
             "--depth", str(args.depth),
-            "--threads", str(args.threads),
+            "--threads", str(args.gen_threads or args.threads),
             "--seed", f"{args.seed}-gen{k}-part{have}",
             "--output-file-name", out,
         ]
@@ -150,9 +150,9 @@ def train(run, args, k, feature_set, data):
     return net
 
 
-def sample_positions(run, data, count):
-    """(fen, score) pairs from the held-out end of `data` (.bin), read through
-    `nnue-gen-sfen convert`."""
+def sample_positions(run, data, count, held_out):
+    """(fen, score) pairs spread over `data` (.bin), or over its held-out end, read
+    through `nnue-gen-sfen convert`."""
     plain = run.path(os.path.basename(data) + ".plain")
     if not os.path.exists(plain):
         run.execute("sample", [binary("nnue-gen-sfen"), "convert", data, plain])
@@ -164,9 +164,10 @@ def sample_positions(run, data, count):
                 fen = value
             elif key == "score":
                 pairs.append((fen, int(value)))
-    held_out = pairs[int(len(pairs) * (1 - HELD_OUT_FRACTION)):]
-    step = max(1, len(held_out) // count)
-    return held_out[::step][:count]
+    if held_out:
+        pairs = pairs[int(len(pairs) * (1 - HELD_OUT_FRACTION)):]
+    step = max(1, len(pairs) // count)
+    return pairs[::step][:count]
 
 
 def engine_evals(net, fens):
@@ -201,7 +202,7 @@ def check(run, args, k, feature_set, net, data):
     if run.done(step):
         return
     started = time.time()
-    pairs = [(f, s) for f, s in sample_positions(run, data, CORRELATION_SAMPLE) if abs(s) < CORRELATION_SCORE_LIMIT]
+    pairs = [(f, s) for f, s in sample_positions(run, data, CORRELATION_SAMPLE, args.check_held_out) if abs(s) < CORRELATION_SCORE_LIMIT]
     evals = engine_evals(net, [f for f, _ in pairs])
     r = pearson(evals, [s for _, s in pairs])
     print(f"[{step}] correlation of {net}'s evaluations with the training scores: {r:.3f} over {len(pairs)} positions")
@@ -235,8 +236,12 @@ def match(run, args, k, feature_set, net):
     run.finish(step, started, result=final[0] if final else output[-500:], pgn=pgn)
 
 
-SMALL = dict(features="All", positions=4000, depth=3, epochs=8, epoch_size=4000, batch_size=512, lr=5e-3, match_games=2, match_nodes=2000, min_correlation=0.5)
-FULL = dict(features="All,HalfKP", positions=2_000_000, depth=6, epochs=25, epoch_size=1_000_000, batch_size=16384, lr=1e-3, match_games=400, match_nodes=0, min_correlation=0.8)
+# --small generates with one thread: its data, and so its net and the correlation
+# check, are then the same on every run (several threads interleave whole games in
+# the order they finish).
+# Its held-out tail is only a game or two, so its check samples the whole (training) set.
+SMALL = dict(check_held_out=False, gen_threads=1, features="All", positions=4000, depth=3, epochs=8, epoch_size=4000, batch_size=512, lr=5e-3, match_games=2, match_nodes=2000, min_correlation=0.5)
+FULL = dict(check_held_out=True, gen_threads=0, features="All,HalfKP", positions=2_000_000, depth=6, epochs=25, epoch_size=1_000_000, batch_size=16384, lr=1e-3, match_games=400, match_nodes=0, min_correlation=0.8)
 
 
 def parse_args():
@@ -255,12 +260,14 @@ def parse_args():
     parser.add_argument("--ft-size-all", type=int, default=256, help="All's transformer width (thesis: 512)")
     parser.add_argument("--hidden-all", default="", help="All's hidden layers ('' = none: 768->Nx2->1)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--gen-threads", type=int, help="generation threads (default: --threads; --small: 1)")
     parser.add_argument("--seed", default="pipeline")
     parser.add_argument("--seed-number", type=int, default=1)
     parser.add_argument("--match-games", type=int)
     parser.add_argument("--match-nodes", type=int)
     parser.add_argument("--tc", default="10+0.1")
     parser.add_argument("--min-correlation", type=float)
+    parser.add_argument("--check-held-out", type=int, choices=[0, 1], help="correlation on the held-out tail (1) or the whole set (0)")
     parser.add_argument("--gen-args", default="", help="extra nnue-gen-sfen generate options, e.g. '--random-multi-pv 4'")
     parser.add_argument("--train-args", default="", help="extra nnue-learn train options, e.g. '--eval-limit 800'")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
