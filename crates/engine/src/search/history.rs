@@ -25,6 +25,8 @@ impl Default for History {
     }
 }
 
+/// The history row of the moving piece: shakmaty's `Color` casts to Black = 0 and
+/// White = 1, so Black's six roles fill rows 0-5 and White's rows 6-11.
 #[inline]
 fn piece_index(color: Color, m: &Move) -> usize {
     let role = m.role();
