@@ -4,7 +4,7 @@
 //! `tests/data/sf_tools_sample.*` were written by Stockfish's tools branch
 //! (see `tests/data/README.md`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use nnue_core::data::{
     BinpackReader, BinpackWriter, ChunkError, DataError, DataFormat, DataLocation, ReaderOptions,
@@ -15,31 +15,13 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shakmaty::{Chess, Color, Position};
 
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/data")
-        .join(name)
-}
+#[path = "support/test_data.rs"]
+mod test_data;
+use test_data::test_data as data;
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("nnue-binpack-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        TempDir(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "support/temp_dir.rs"]
+mod temp_dir;
+use temp_dir::TempDir;
 
 fn decode_all(reader: &BinpackReader) -> Result<Vec<PackedSfenValue>, DataError> {
     reader
@@ -63,7 +45,7 @@ fn binpack_to_bin_gives_stockfish_bytes() {
 
 #[test]
 fn bin_to_binpack_gives_stockfish_bytes() {
-    let dir = TempDir::new("to-binpack");
+    let dir = TempDir::new("binpack-to-binpack");
     let out = dir.path("out.binpack");
     let bin = std::fs::read(data("sf_tools_sample.bin")).expect("bin");
     let mut writer = BinpackWriter::create(&out).expect("create");
@@ -91,7 +73,7 @@ fn convert(input: &Path, output: &Path, validation: Validation) -> u64 {
 
 #[test]
 fn binpack_to_plain_gives_stockfish_text() {
-    let dir = TempDir::new("to-plain");
+    let dir = TempDir::new("binpack-to-plain");
     let out = dir.path("out.plain");
     let n = convert(&data("sf_tools_sample.binpack"), &out, Validation::Full);
     assert_eq!(n, 3000);
@@ -101,7 +83,7 @@ fn binpack_to_plain_gives_stockfish_text() {
 
 #[test]
 fn plain_to_binpack_gives_stockfish_bytes() {
-    let dir = TempDir::new("plain-to-binpack");
+    let dir = TempDir::new("binpack-plain-to-binpack");
     let out = dir.path("out.binpack");
     assert_eq!(
         convert(&data("sf_tools_sample.plain"), &out, Validation::Fast),
@@ -180,7 +162,7 @@ fn read_binpack(path: &Path) -> Vec<PackedSfenValue> {
 
 #[test]
 fn random_games_round_trip_exactly() {
-    let dir = TempDir::new("round-trip");
+    let dir = TempDir::new("binpack-round-trip");
     let records = random_games(7, 60);
     let path = dir.path("games.binpack");
     assert_eq!(write_binpack(&path, &records), records.len() as u64);
@@ -209,7 +191,7 @@ fn as_binpack_stores_it(record: &PackedSfenValue) -> PackedSfenValue {
 
 #[test]
 fn sample_bin_round_trips_up_to_fullmove_and_padding() {
-    let dir = TempDir::new("sample");
+    let dir = TempDir::new("binpack-sample");
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/sample.bin");
     let bin = std::fs::read(&sample).expect("data/sample.bin");
     let records: Vec<_> = bin
@@ -241,7 +223,7 @@ fn start_record(ply: u16, mv: SfMove) -> PackedSfenValue {
 
 #[test]
 fn writer_refuses_what_binpack_cannot_hold() {
-    let dir = TempDir::new("refuse");
+    let dir = TempDir::new("binpack-refuse");
     let path = dir.path("x.binpack");
     let mut writer = BinpackWriter::create(&path).expect("create");
     let e2e4 = SfMove::from_uci("e2e4", &Chess::default()).expect("e2e4");
@@ -274,7 +256,7 @@ fn writer_refuses_what_binpack_cannot_hold() {
 
 #[test]
 fn append_adds_chunks_to_whole_files_only() {
-    let dir = TempDir::new("append");
+    let dir = TempDir::new("binpack-append");
     let path = dir.path("a.binpack");
     let games = random_games(3, 4);
     let (first, second) = games.split_at(games.len() / 2);

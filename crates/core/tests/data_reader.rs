@@ -1,30 +1,14 @@
 //! `.bin` reader and writer: many files, random access, skipping, errors.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use nnue_core::data::{BinReader, BinWriter, DataError, ReaderOptions, RecordError, RecordPolicy};
 use nnue_core::packed::{GameResult, MoveError, PackedSfenValue, SfenError, PADDING_BYTE};
 use shakmaty::{Chess, Position};
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("nnue-core-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        TempDir(dir)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "support/temp_dir.rs"]
+mod temp_dir;
+use temp_dir::TempDir;
 
 /// `n` records along one game from the start position (first legal move
 /// each time), plies 0..n.

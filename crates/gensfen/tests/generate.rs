@@ -52,6 +52,14 @@ fn records(path: &Path) -> Vec<PackedSfenValue> {
         .collect()
 }
 
+/// The position of a FEN written in the test.
+fn position(fen: &str) -> Chess {
+    fen.parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap()
+}
+
 fn cli(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().unwrap()
 }
@@ -276,11 +284,7 @@ fn random_multi_pv_picks_only_moves_within_the_diff() {
         "5",
     ]);
     // Nxh4 wins the queen; nothing else comes close.
-    let pos: Chess = "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-        .parse::<shakmaty::fen::Fen>()
-        .unwrap()
-        .into_position(shakmaty::CastlingMode::Standard)
-        .unwrap();
+    let pos = position("rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
     let limits = Limits {
         depth: Some(5),
         multipv: Some(6),
@@ -717,11 +721,7 @@ fn apery_random_moves_are_king_moves_when_there_are_any() {
         "--random-move-like-apery",
         "1",
     ]);
-    let pos: Chess = "4k3/8/8/8/8/8/3PPP2/3QK3 w - - 0 1"
-        .parse::<shakmaty::fen::Fen>()
-        .unwrap()
-        .into_position(shakmaty::CastlingMode::Standard)
-        .unwrap();
+    let pos = position("4k3/8/8/8/8/8/3PPP2/3QK3 w - - 0 1");
     let mut searcher = Searcher::new(1, 1);
     let mut replies = 0;
     for seed in 0..64 {

@@ -95,17 +95,19 @@ impl Bench<'_> {
         Ok(batch)
     }
 
-    fn train(&mut self, batch: &SparseBatch) {
+    /// The next optimiser step, at the benchmark's fixed rate and without clipping.
+    fn next_step(&mut self) -> Step {
         self.steps += 1;
-        let step = Step {
-            lr: 1e-3,
+        Step {
+            lr: BENCH_LR,
             t: self.steps,
             limit: f32::MAX,
-        };
-        let loss = LossSetting {
-            params: &self.params,
-            power_lambda: 1.0,
-        };
+        }
+    }
+
+    fn train(&mut self, batch: &SparseBatch) {
+        let step = self.next_step();
+        let loss = bench_loss(&self.params);
         let (m, s) = (&mut self.model, &mut self.slots);
         train_step(m, s, &self.opt, loss, batch, &mut self.ws, step);
     }
@@ -116,16 +118,8 @@ impl Bench<'_> {
         batch: &SparseBatch,
         n: usize,
     ) -> Result<SparseBatch, LearnError> {
-        self.steps += 1;
-        let step = Step {
-            lr: 1e-3,
-            t: self.steps,
-            limit: f32::MAX,
-        };
-        let loss = LossSetting {
-            params: &self.params,
-            power_lambda: 1.0,
-        };
+        let step = self.next_step();
+        let loss = bench_loss(&self.params);
         let mut batcher = Batcher::new(self.source, self.extractor, Filter::default(), false);
         let stream = &mut self.stream;
         let (m, s, ws, opt) = (&mut self.model, &mut self.slots, &mut self.ws, &self.opt);
@@ -137,6 +131,17 @@ impl Bench<'_> {
             || train_step(m, s, opt, loss, batch, ws, step),
         );
         next
+    }
+}
+
+/// Learning rate of the timed steps (its value does not change the work done).
+const BENCH_LR: f32 = 1e-3;
+
+/// The loss of the timed steps: the configured loss with no power-loss blend.
+fn bench_loss(params: &LossParams) -> LossSetting<'_> {
+    LossSetting {
+        params,
+        power_lambda: 1.0,
     }
 }
 
