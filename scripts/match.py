@@ -107,7 +107,7 @@ class Clock:
         self.base, self.inc = parse_tc(args.tc)
         self.left = {chess.WHITE: self.base, chess.BLACK: self.base}
 
-    def limit(self, board, moves_played):
+    def limit(self, moves_played):
         if self.args.nodes:
             return chess.engine.Limit(nodes=self.args.nodes), None
         if self.args.movetime:
@@ -161,7 +161,7 @@ def play_game(index, args, players, book):
                 result, termination = "1/2-1/2", "adjudication"
                 break
             side = board.turn
-            limit, remaining = clock.limit(board, (board.ply() - start_ply) // 2)
+            limit, remaining = clock.limit((board.ply() - start_ply) // 2)
             t0 = time.monotonic()
             played = engines[side].play(board, limit)
             if not clock.charge(side, time.monotonic() - t0, remaining):

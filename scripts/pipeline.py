@@ -99,7 +99,6 @@ def generate(run, args, k, label_net):
     started = time.time()
     out = run.path(f"{step}.bin")
     have = os.path.getsize(out) // RECORD_BYTES if os.path.exists(out) else 0
-    part = 0
     while have < args.positions:
         # A resumed generation continues with a new seed part, so it does not replay the
         # games already written.
@@ -116,7 +115,6 @@ def generate(run, args, k, label_net):
         command += shlex.split(args.gen_args)
         run.execute(step, command)
         have = os.path.getsize(out) // RECORD_BYTES
-        part += 1
     run.finish(step, started, positions=have, labelled_by=label_net or "classical", depth=args.depth)
     return out
 
