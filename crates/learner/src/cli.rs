@@ -71,7 +71,13 @@ pub struct TrainArgs {
     /// Train with the factoriser's virtual features (HalfKP, King-All).
     #[arg(long)]
     pub factorize: bool,
+    /// Start from this .nnue net instead of random weights (fine-tuning): its
+    /// architecture must be the one trained; with --factorize the virtual rows
+    /// start at zero. nodchip's learner starts from its EvalFile the same way.
+    #[arg(long, alias = "eval-file")]
+    pub init_net: Option<PathBuf>,
 
+    /// Epochs to train; 0 only evaluates the starting net and writes it.
     #[arg(long, default_value_t = 10)]
     pub epochs: u64,
     /// Positions per epoch.

@@ -45,9 +45,9 @@ fn beside(path: &Path, ext: &str) -> PathBuf {
 }
 
 fn check_ranges(args: &TrainArgs) -> Result<(), LearnError> {
-    if args.epochs == 0 || args.epoch_size == 0 || args.batch_size == 0 {
+    if args.epoch_size == 0 || args.batch_size == 0 {
         return Err(usage(
-            "--epochs, --epoch-size and --batch-size must be positive".into(),
+            "--epoch-size and --batch-size must be positive".into(),
         ));
     }
     if !(args.lr > 0.0 && args.lr.is_finite()) {
@@ -68,6 +68,11 @@ fn check_ranges(args: &TrainArgs) -> Result<(), LearnError> {
         if !(0.0..=1.0).contains(&v) {
             return Err(usage(format!("{name} {v} is not in [0, 1]")));
         }
+    }
+    if args.resume && args.init_net.is_some() {
+        return Err(usage(
+            "--init-net and --resume exclude each other: --resume restores the weights from the checkpoint".into(),
+        ));
     }
     if args.resume && args.checkpoint_dir.is_none() {
         return Err(usage("--resume needs --checkpoint-dir".into()));
@@ -95,6 +100,7 @@ pub fn config_of(args: &TrainArgs) -> Result<TrainConfig, LearnError> {
         validation_count: args.validation_count,
         accuracy_count: args.accuracy_count,
         shape,
+        init_net: args.init_net.clone(),
         epochs: args.epochs,
         epoch_size: args.epoch_size,
         batch_size: args.batch_size,

@@ -33,6 +33,10 @@ pub enum LearnError {
     /// A checkpoint that cannot be resumed from.
     #[error("{}: {problem}", path.display())]
     Checkpoint { path: PathBuf, problem: String },
+    /// An `--init-net` file that does not fit the run (a file of another
+    /// architecture, or a parameter that cannot be represented).
+    #[error("{}: {problem}", path.display())]
+    InitNet { path: PathBuf, problem: String },
     /// The export would not be a faithful quantization of the float model.
     #[error("export: {0}")]
     Export(String),

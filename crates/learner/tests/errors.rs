@@ -282,3 +282,76 @@ fn an_incompatible_resume_is_refused() {
         &["cannot --resume", "do not fit"],
     );
 }
+
+#[test]
+fn a_bad_init_net_is_one_clear_line() {
+    use nnue_core::nnue::{random_network, Architecture};
+    let dir = common::temp_dir("errors-init-net");
+    let out = dir.join("out.nnue");
+    let s = common::sample_bin();
+    let s = s.to_str().unwrap();
+    // `train` trains All 768->16x2-4-1.
+    let net = |name: &str, spec: &str, half: usize, hidden: &[usize]| {
+        let path = dir.join(name);
+        let arch = Architecture::new(spec, half, hidden).unwrap();
+        random_network(&arch, 1).unwrap().save(&path).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let halfkp = net("halfkp.nnue", "HalfKP", 16, &[4]);
+    fails(
+        &out,
+        &["--train", s, "--init-net", &halfkp],
+        1,
+        &[
+            &halfkp,
+            "feature set HalfKP, training uses All (--feature-set)",
+        ],
+    );
+    let wide = net("wide.nnue", "All", 32, &[4, 4]);
+    fails(
+        &out,
+        &["--train", s, "--init-net", &wide],
+        1,
+        &[
+            &wide,
+            "transformer 32x2, training uses 16x2 (--ft-size)",
+            "hidden layers 4,4, training uses 4 (--hidden)",
+        ],
+    );
+    // nodchip's name for the net a run starts from.
+    let good = net("good.nnue", "All", 16, &[4]);
+    let bytes = std::fs::read(&good).unwrap();
+    let cut = dir.join("cut.nnue");
+    std::fs::write(&cut, &bytes[..bytes.len() - 10]).unwrap();
+    let c = cut.to_str().unwrap();
+    fails(
+        &out,
+        &["--train", s, "--eval-file", c],
+        1,
+        &[c, "truncated"],
+    );
+    let missing = dir.join("missing.nnue");
+    let m = missing.to_str().unwrap();
+    fails(
+        &out,
+        &["--train", s, "--init-net", m],
+        1,
+        &[m, "cannot read"],
+    );
+    let ckpt = dir.join("ckpt");
+    let k = ckpt.to_str().unwrap();
+    fails(
+        &out,
+        &[
+            "--train",
+            s,
+            "--init-net",
+            &good,
+            "--checkpoint-dir",
+            k,
+            "--resume",
+        ],
+        2,
+        &["--init-net and --resume exclude each other"],
+    );
+}

@@ -3,88 +3,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-use nnue_core::data::{BinReader, ReaderOptions};
-use shakmaty::{Color, Role};
-
-/// Runs `nnue-learn` with `args`: (success, exit code, stdout, stderr).
-fn learn(args: &[&str]) -> (bool, i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nnue-learn"))
-        .args(args)
-        .output()
-        .expect("run nnue-learn");
-    (
-        out.status.success(),
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// Material from the side to move's view, pawn = 208 (Stockfish's endgame pawn).
-fn material(board: &shakmaty::Board, us: Color) -> i32 {
-    let value = |r: Role| match r {
-        Role::Pawn => 208,
-        Role::Knight => 781,
-        Role::Bishop => 825,
-        Role::Rook => 1276,
-        Role::Queen => 2538,
-        Role::King => 0,
-    };
-    board
-        .into_iter()
-        .map(|(_, p)| {
-            if p.color == us {
-                value(p.role)
-            } else {
-                -value(p.role)
-            }
-        })
-        .sum()
-}
-
-/// The sample positions with their scores replaced by a known function of the
-/// pieces (material balance, clamped): a generated set the net can learn. Every
-/// fifth position goes to the validation file. Returns (training, validation).
-fn material_teacher(dir: &Path) -> (PathBuf, PathBuf) {
-    let reader = BinReader::open(&[common::sample_bin()], ReaderOptions::default()).unwrap();
-    let bytes = std::fs::read(common::sample_bin()).unwrap();
-    let (mut train, mut validation) = (Vec::new(), Vec::new());
-    for i in 0..reader.len() {
-        let record = reader.get(i).unwrap();
-        let score = material(&record.position.board, record.position.turn).clamp(-3000, 3000);
-        let at = i as usize * 40;
-        let mut r = bytes[at..at + 40].to_vec();
-        r[32..34].copy_from_slice(&(score as i16).to_le_bytes());
-        if i % 5 == 0 {
-            &mut validation
-        } else {
-            &mut train
-        }
-        .extend(r);
-    }
-    let paths = (dir.join("material.bin"), dir.join("material-val.bin"));
-    std::fs::write(&paths.0, train).unwrap();
-    std::fs::write(&paths.1, validation).unwrap();
-    paths
-}
-
-/// The number after `label` on the first line containing it.
-fn figure(text: &str, label: &str) -> f64 {
-    let line = text
-        .lines()
-        .find(|l| l.contains(label))
-        .unwrap_or_else(|| panic!("{label}: {text}"));
-    let rest = &line[line.find(label).unwrap() + label.len()..];
-    rest.trim_start_matches([' ', '='])
-        .split([' ', ',', ';'])
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
-}
+use common::{figure, learn, material_teacher};
 
 /// A small All 768->32x2-8-1 run on `data` (validation held out).
 fn base_args<'a>(data: &'a str, net: &'a str) -> Vec<&'a str> {

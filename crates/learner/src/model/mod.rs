@@ -1,11 +1,13 @@
 //! The float model: shape and factoriser ([`shape`]), feature rows
 //! ([`features`]), f32 loops ([`kernels`]), dense layers ([`dense`]), the network
-//! ([`net`]) and its initialisation ([`init`]).
+//! ([`net`]), its initialisation ([`init`]) or its starting weights from a `.nnue`
+//! file ([`load`]).
 
 pub mod dense;
 pub mod features;
 pub mod init;
 pub mod kernels;
+pub mod load;
 pub mod net;
 pub mod shape;
 

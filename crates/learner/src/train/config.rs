@@ -26,6 +26,8 @@ pub struct TrainConfig {
     /// Validation positions used for move accuracy.
     pub accuracy_count: usize,
     pub shape: ModelShape,
+    /// Starting weights (`--init-net`) instead of a random initialisation.
+    pub init_net: Option<PathBuf>,
     pub epochs: u64,
     pub epoch_size: u64,
     pub batch_size: usize,

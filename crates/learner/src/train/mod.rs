@@ -62,6 +62,9 @@ pub fn train(
         batches: 0,
     };
     if run.state.positions == 0 {
+        if let Some(path) = &config.init_net {
+            ctx.print(&starting_line(path, &run.state.current.model))?;
+        }
         let initial = run.report(None);
         let text = format!(
             "initial validation loss {:.6} on {} positions\n{}",
@@ -168,6 +171,24 @@ impl Run<'_> {
         }
         Ok(verdict)
     }
+}
+
+/// Names the `--init-net` file, and says how many of its transformer values lie
+/// beyond the trainer's limit (kept as loaded, clipped once their row is trained).
+fn starting_line(path: &std::path::Path, model: &crate::model::Model) -> String {
+    let limit = slots::ft_limit();
+    let beyond = model
+        .ft_w
+        .iter()
+        .chain(&model.ft_b)
+        .filter(|x| x.abs() > limit)
+        .count();
+    let note = if beyond > 0 {
+        format!(" ({beyond} transformer parameters beyond the trainer's ±{limit:.1} are clipped when trained)")
+    } else {
+        String::new()
+    };
+    format!("starting from {}{note}\n", path.display())
 }
 
 fn stdout_error(e: std::io::Error) -> LearnError {

@@ -66,6 +66,11 @@ fn total(ranges: &[Range<u64>]) -> u64 {
 impl<'c> Run<'c> {
     /// Opens the data, builds the validation set and the weights (fresh or resumed).
     pub fn prepare(config: &'c TrainConfig) -> Result<Run<'c>, LearnError> {
+        // Before the data, which can take long to load.
+        let init = match &config.init_net {
+            Some(path) => Some(Model::load(path, &config.shape)?),
+            None => None,
+        };
         let options = SourceOptions {
             skip_invalid: config.skip_invalid,
             progress: config.progress,
@@ -107,7 +112,8 @@ impl<'c> Run<'c> {
             epoch_size: config.epoch_size,
             seed: config.seed,
         };
-        let model = Model::new(config.shape.clone(), config.seed, extractor.max_rows());
+        let model = init
+            .unwrap_or_else(|| Model::new(config.shape.clone(), config.seed, extractor.max_rows()));
         let slots = ModelSlots::new(&model, &config.optimizer);
         let mut run = Run {
             config,
