@@ -167,6 +167,11 @@ pub struct TrainArgs {
     /// Validate on drawn games (1) or not (0).
     #[arg(long, alias = "use_draw_games_in_validation", default_value_t = 1)]
     pub use_draw_games_in_validation: u8,
+    /// Mirror each training position left to right (files a<->h, kings too)
+    /// with probability 1/2, drawn from --seed; score, result and side to move
+    /// are kept. Validation positions are never mirrored.
+    #[arg(long)]
+    pub mirror: bool,
     /// Indices in the shuffle buffer.
     #[arg(long, default_value_t = 1_000_000)]
     pub shuffle_buffer: usize,

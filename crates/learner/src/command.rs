@@ -145,6 +145,7 @@ pub fn config_of(args: &TrainArgs) -> Result<TrainConfig, LearnError> {
             use_draws: args.use_draw_games_in_training != 0,
             seed: args.seed,
         },
+        mirror: args.mirror,
         validation_draws: args.use_draw_games_in_validation != 0,
         shuffle_buffer: args.shuffle_buffer,
         skip_invalid: args.skip_invalid,

@@ -219,3 +219,36 @@ fn nodchip_option_names_are_accepted() {
     // 150 held out (5 %), of which 6 score beyond eval_limit 3000.
     assert!(out.contains("on 144 positions"), "{out}");
 }
+
+#[test]
+fn mirror_is_reproducible_across_threads_and_resume() {
+    let dir = common::temp_dir("mirror");
+    let data = common::sample_bin();
+    let run = |name: &str, extra: &[&str]| {
+        let net = dir.join(format!("{name}.nnue"));
+        let ckpt = dir.join(name);
+        let mut args = base_args(data.to_str().unwrap(), net.to_str().unwrap());
+        args.extend(["--epochs", "2", "--batch-size", "128", "--seed", "5"]);
+        args.extend(["--checkpoint-dir", ckpt.to_str().unwrap()]);
+        args.extend(extra);
+        let (ok, _, _, err) = learn(&args);
+        (ok, err, net, ckpt.join("checkpoint.bin"))
+    };
+    let (ok, err, net_a, ckpt_a) = run("a", &["--mirror", "--threads", "1"]);
+    assert!(ok, "{err}");
+    // Two threads, interrupted after 5 batches, then resumed.
+    let (ok, err, _, _) = run(
+        "b",
+        &["--mirror", "--threads", "2", "--stop-after-batches", "5"],
+    );
+    assert!(!ok && err.contains("interrupted"), "{err}");
+    let (ok, err, net_b, ckpt_b) = run("b", &["--mirror", "--threads", "2", "--resume"]);
+    assert!(ok, "{err}");
+    let read = |p: &Path| std::fs::read(p).unwrap();
+    assert!(read(&net_a) == read(&net_b), "nets differ");
+    assert!(read(&ckpt_a) == read(&ckpt_b), "checkpoints differ");
+    // Mirroring changes what is trained.
+    let (ok, err, net_c, _) = run("c", &["--threads", "1"]);
+    assert!(ok, "{err}");
+    assert!(read(&net_a) != read(&net_c), "--mirror changed nothing");
+}

@@ -6,6 +6,7 @@ use rayon::prelude::*;
 
 use super::batch::{target_of, SparseBatch};
 use super::filter::Filter;
+use super::mirror;
 use super::source::PositionSource;
 use super::stream::Stream;
 use crate::error::LearnError;
@@ -21,6 +22,9 @@ pub struct Batcher<'a> {
     pub filter: Filter,
     /// Skip records that fail to decode (counted) instead of stopping.
     pub skip_invalid: bool,
+    /// Mirror about half the positions left to right (`--mirror`, drawn from
+    /// the filter's seed).
+    pub mirror: bool,
     /// Records skipped as invalid so far.
     pub invalid: u64,
     /// Share of draws accepted so far, to size the next read.
@@ -46,9 +50,15 @@ impl<'a> Batcher<'a> {
             extractor,
             filter,
             skip_invalid,
+            mirror: false,
             invalid: 0,
             acceptance: 1.0,
         }
+    }
+
+    /// This batcher with `--mirror` on or off.
+    pub fn with_mirror(self, mirror: bool) -> Batcher<'a> {
+        Batcher { mirror, ..self }
     }
 
     /// Fills `out` with `n` accepted positions from `stream`.
@@ -125,8 +135,9 @@ impl<'a> Batcher<'a> {
                 continue;
             }
             let pos = &record.position;
-            self.extractor
-                .rows(&pos.board, pos.turn, &mut stm, &mut nstm);
+            let flip = self.mirror && mirror::mirrors(self.filter.seed, draw);
+            let board = mirror::oriented(&pos.board, flip);
+            self.extractor.rows(&board, pos.turn, &mut stm, &mut nstm);
             out.batch.push(&stm, &nstm, target_of(&record));
             out.accepted.push(at);
         }

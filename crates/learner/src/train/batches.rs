@@ -37,7 +37,8 @@ impl Run<'_> {
             &self.extractor,
             self.config.filter.clone(),
             self.config.skip_invalid,
-        );
+        )
+        .with_mirror(self.config.mirror);
         let mut batch = SparseBatch::new();
         batcher.fill(&mut self.stream, n, &mut batch)?;
         self.invalid += batcher.invalid;
@@ -89,7 +90,8 @@ impl Run<'_> {
             &self.extractor,
             config.filter.clone(),
             config.skip_invalid,
-        );
+        )
+        .with_mirror(config.mirror);
         let stream = &mut self.stream;
         let (next, figures) = rayon::join(
             || {

@@ -38,6 +38,8 @@ pub struct TrainConfig {
     pub start_lambda: f64,
     pub end_lambda: f64,
     pub filter: Filter,
+    /// Mirror about half the training positions left to right (`--mirror`).
+    pub mirror: bool,
     /// Keep drawn games in the validation set.
     pub validation_draws: bool,
     pub shuffle_buffer: usize,
