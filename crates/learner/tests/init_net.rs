@@ -201,3 +201,59 @@ fn factorised_start_is_the_loaded_net() {
     };
     assert_eq!(initial(&plain), initial(&with_factors));
 }
+
+/// `net`'s affine layers as [`Network::from_parameters`] takes them.
+fn unpadded_layers(net: &Network) -> Vec<(Vec<i32>, Vec<i8>)> {
+    net.layers()
+        .iter()
+        .map(|l| {
+            let row = l.row_len();
+            let weights = (0..l.outputs)
+                .flat_map(|o| l.weights.as_slice()[o * row..o * row + l.inputs].to_vec())
+                .collect();
+            (l.biases.clone(), weights)
+        })
+        .collect()
+}
+
+#[test]
+fn values_beyond_the_trainers_limit_are_reported() {
+    let dir = common::temp_dir("init-limit");
+    let arch = Architecture::new("All", 16, &[4]).unwrap();
+    let net = random_network(&arch, 3).unwrap();
+    let mut ft_w = net.ft_weights().to_vec();
+    // The trainer keeps transformer values within half the i16 range (±129.0 in
+    // float), so a factoriser row still fits when merged.
+    ft_w[100] = 20_000;
+    ft_w[101] = -16_000;
+    let layers = unpadded_layers(&net);
+    let big = Network::from_parameters(arch, net.ft_biases().to_vec(), ft_w, layers).unwrap();
+    let path = dir.join("big.nnue");
+    big.save(&path).unwrap();
+    let model = ["--feature-set", "All", "--ft-size", "16", "--hidden", "4"];
+    let text = zero_epochs_rewrite(&dir, &path, &model);
+    assert!(
+        text.contains(
+            "(1 transformer parameters beyond the trainer's ±129.0 are clipped when trained)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_bias_no_float_can_hold_is_refused() {
+    let arch = Architecture::new("All", 16, &[4]).unwrap();
+    let net = random_network(&arch, 3).unwrap();
+    let mut layers = unpadded_layers(&net);
+    // 2^31 - 1 over 8128 needs more than an f32's 24 bits to come back exactly.
+    layers[0].0[2] = i32::MAX;
+    let ft_b = net.ft_biases().to_vec();
+    let ft_w = net.ft_weights().to_vec();
+    let odd = Network::from_parameters(arch, ft_b, ft_w, layers).unwrap();
+    let shape = ModelShape::new("All", 16, &[4], false).unwrap();
+    let problem = Model::from_network(&odd, &shape).unwrap_err();
+    assert_eq!(
+        problem,
+        "layer 0 bias 2147483647 has no 32-bit float that exports back to it"
+    );
+}
