@@ -1,7 +1,8 @@
 //! Training data: sources ([`source`], with in-memory `.binpack`/`.plain`
-//! files in [`loaded`]), the shuffled stream ([`stream`]),
-//! filters ([`filter`]), `--mirror` augmentation ([`mirror`]), sparse batches ([`batch`]) and the parallel batch
-//! builder ([`batcher`]). Data flows one way: source -> stream -> batcher -> batch.
+//! files in [`loaded`]), the shuffled stream ([`stream`]), filters
+//! ([`filter`]), `--mirror` augmentation ([`mirror`]), sparse batches
+//! ([`batch`]) and the parallel batch builder ([`batcher`]). Data flows one
+//! way: source -> stream -> batcher -> batch.
 
 pub mod batch;
 pub mod batcher;
