@@ -33,7 +33,9 @@ interval against each opponent) and the ratings of all engines fitted jointly by
 maximum likelihood against the anchors (scripts/rating_fit.py), written to --output
 (default OUT_DIR/gauntlet.md) and, with the same data, to the .json beside it.
 Stockfish 15.1 calibrated UCI_Elo at 60s+0.6s (later versions at 120s+1s), anchored to
-CCRL 40/4: at other clocks the scale is an approximation. Exit status: 0 when every game
+CCRL 40/4: at other clocks the scale is an approximation. Under --nodes only engines that
+stop at a node limit play (Stockfish and ours; Glaurung, Toga II and Phalanx are
+skipped with a note). Exit status: 0 when every game
 finished cleanly, 1 on a failure (crash, illegal move, time forfeit) or an error,
 2 on a usage error.
 """
@@ -41,6 +43,7 @@ finished cleanly, 1 on a failure (crash, illegal move, time forfeit) or an error
 import argparse
 import datetime
 import json
+import logging
 import math
 import os
 import re
@@ -68,11 +71,14 @@ PROTOCOLS = ("uci", "xboard")
 # One thread and 16 MiB of hash for everyone, as our engine's defaults; own books off so
 # that every game starts from the shared opening.
 SINGLE_CORE = {"Threads": "1", "Hash": "16"}
+# (name, command, protocol, options, whether it plays under a node limit: Glaurung 2.2
+# often answers `bestmove (none)` when the limit cuts its search, Toga II 3.0 takes
+# `go nodes N` for an infinite search, xboard has no node limit).
 DEBIAN_ENGINES = (
-    ("glaurung", ["glaurung"], "uci", {**SINGLE_CORE, "OwnBook": "false"}),
-    ("toga2", ["toga2"], "uci", {"Hash": "16", "Number of Threads": "1", "OwnBook": "false"}),
+    ("glaurung", ["glaurung"], "uci", {**SINGLE_CORE, "OwnBook": "false"}, False),
+    ("toga2", ["toga2"], "uci", {"Hash": "16", "Number of Threads": "1", "OwnBook": "false"}, False),
     # -b- no opening book, -l- no learning file (results would depend on earlier runs).
-    ("phalanx", ["phalanx", "-b-", "-l-"], "xboard", {}),
+    ("phalanx", ["phalanx", "-b-", "-l-"], "xboard", {}, False),
 )
 
 
@@ -81,11 +87,13 @@ class UsageError(Exception):
 
 
 class Entrant:
-    """A player or an opponent: name, command (a list), protocol, options, anchor rating."""
+    """A player or an opponent: name, command (a list), protocol, options, anchor rating,
+    and whether it stops at a node limit."""
 
-    def __init__(self, name, command, protocol="uci", options=None, anchor=None):
+    def __init__(self, name, command, protocol="uci", options=None, anchor=None, takes_nodes=None):
         self.name, self.command, self.protocol = name, command, protocol
         self.options, self.anchor = options or {}, anchor
+        self.takes_nodes = protocol == "uci" if takes_nodes is None else takes_nodes
 
     def player(self):
         return match.Player(self.command, self.name, self.options, self.protocol)
@@ -208,12 +216,12 @@ def stockfish_levels(elos, notes):
 
 def default_opponents(elos, notes):
     opponents = stockfish_levels(elos, notes)
-    for name, command, protocol, options in DEBIAN_ENGINES:
+    for name, command, protocol, options, takes_nodes in DEBIAN_ENGINES:
         path = find_engine(command[0])
         if not path:
             notes.append(f"{name} not found on PATH or in /usr/games: skipped (apt-get install {name})")
             continue
-        opponents.append(Entrant(name, [path, *command[1:]], protocol, options))
+        opponents.append(Entrant(name, [path, *command[1:]], protocol, options, takes_nodes=takes_nodes))
     return opponents
 
 
@@ -224,8 +232,8 @@ def usable_opponents(opponents, args, notes):
         path = find_engine(opponent.command[0])
         if not path:
             notes.append(f"{opponent.name}: {opponent.command[0]} not found: skipped")
-        elif opponent.protocol == "xboard" and args.nodes:
-            notes.append(f"{opponent.name}: xboard engines take no node limit: skipped (use --tc or --movetime)")
+        elif args.nodes and not opponent.takes_nodes:
+            notes.append(f"{opponent.name} does not stop at a node limit: skipped (use --tc or --movetime)")
         else:
             opponent.command = [path, *opponent.command[1:]]
             usable.append(opponent)
@@ -365,7 +373,13 @@ def tally(games):
 
 
 def format_elo(value):
-    return f"{value:+.0f}" if math.isfinite(value) else ("+inf" if value > 0 else "-inf")
+    if not math.isfinite(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{round(value) or 0:+d}"  # no "-0"
+
+
+def format_options(options):
+    return ", ".join(f"`{name}={value}`" for name, value in options.items()) or "engine defaults"
 
 
 def format_rating(rating):
@@ -410,6 +424,34 @@ def opponent_rating_cell(opponent, ratings):
     return format_rating(ratings.get(opponent.name))
 
 
+CALIBRATION_NOTE = (
+    "Stockfish documents UCI_Elo as calibrated at 60s+0.6s (15.1; 120s+1s from 16 on) and "
+    "anchored to CCRL 40/4, so at other clocks the scale is approximate"
+)
+
+
+def player_section(player, rows, by_name, ratings):
+    lines = [f"## {player.name}", "", f"Options: {format_options(player.options)}", ""]
+    lines += ["| Opponent | Rating | Games | W | D | L | Score | Elo diff (95 %) | Failures |"]
+    lines += ["|---|---|---:|---:|---:|---:|---:|---|---:|"]
+    for r in (r for r in rows if r["player"] == player.name):
+        n = r["wins"] + r["draws"] + r["losses"]
+        score = f"{(r['wins'] + 0.5 * r['draws']) / n:.1%}" if n else "-"
+        diff = f"{format_elo(r['elo'])} [{format_elo(r['low'])}, {format_elo(r['high'])}]" if n else "-"
+        lines.append(
+            f"| {r['opponent']} | {opponent_rating_cell(by_name[r['opponent']], ratings)} | {n} | "
+            f"{r['wins']} | {r['draws']} | {r['losses']} | {score} | {diff} | {r['failures']} |"
+        )
+    return lines + ["", f"**Rating of {player.name}: {format_rating(ratings.get(player.name))}**", ""]
+
+
+def ratings_section(ratings):
+    lines = ["## All ratings", "", "| Engine | Rating (95 %) | Status | Games |", "|---|---|---|---:|"]
+    for name, rating in sorted(ratings.items(), key=lambda kv: rating_order(kv[1])):
+        lines.append(f"| {name} | {format_rating(rating)} | {rating.status} | {rating.games} |")
+    return lines
+
+
 def markdown(args, players, opponents, rows, ratings, notes):
     n_games = sum(r["wins"] + r["draws"] + r["losses"] for r in rows)
     lines = [
@@ -417,34 +459,22 @@ def markdown(args, players, opponents, rows, ratings, notes):
         "",
         f"{n_games} games, {args.games} per pairing, openings {args.book or 'start position'} "
         f"(both colours), {datetime.date.today().isoformat()}. Ratings on Stockfish's UCI_Elo "
-        "scale (calibrated at 60s+0.6s in Stockfish 15.1, anchored to CCRL 40/4), fitted jointly "
-        "by maximum likelihood; intervals are 95 %.",
+        f"scale, fitted jointly by maximum likelihood (draws count half); intervals are 95 %. "
+        f"{CALIBRATION_NOTE}.",
         "",
     ]
     by_name = {o.name: o for o in opponents}
     for player in players:
-        lines += [f"## {player.name}", "", f"Options: {player.options or 'engine defaults'}", ""]
-        lines += ["| Opponent | Rating | Games | W | D | L | Score | Elo diff (95 %) | Failures |"]
-        lines += ["|---|---|---:|---:|---:|---:|---:|---|---:|"]
-        for r in (r for r in rows if r["player"] == player.name):
-            n = r["wins"] + r["draws"] + r["losses"]
-            score = f"{(r['wins'] + 0.5 * r['draws']) / n:.1%}" if n else "-"
-            diff = f"{format_elo(r['elo'])} [{format_elo(r['low'])}, {format_elo(r['high'])}]" if n else "-"
-            lines.append(
-                f"| {r['opponent']} | {opponent_rating_cell(by_name[r['opponent']], ratings)} | {n} | "
-                f"{r['wins']} | {r['draws']} | {r['losses']} | {score} | {diff} | {r['failures']} |"
-            )
-        lines += ["", f"**Rating of {player.name}: {format_rating(ratings.get(player.name))}**", ""]
-    lines += ["## All ratings", "", "| Engine | Rating (95 %) | Status | Games |", "|---|---|---|---:|"]
-    for name, rating in sorted(ratings.items(), key=lambda kv: rating_order(kv[1])):
-        lines.append(f"| {name} | {format_rating(rating)} | {rating.status} | {rating.games} |")
+        lines += player_section(player, rows, by_name, ratings)
+    lines += ratings_section(ratings)
     if notes:
         lines += ["", "Notes:", ""] + [f"- {note}" for note in notes]
     return "\n".join(lines) + "\n"
 
 
-def finite_or_none(value):
-    return value if value is None or math.isfinite(value) else None
+def json_safe(record):
+    """The record with infinite values as null (JSON has no infinity)."""
+    return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in record.items()}
 
 
 def write_reports(args, out_dir, players, opponents, rows, ratings, notes):
@@ -455,9 +485,8 @@ def write_reports(args, out_dir, players, opponents, rows, ratings, notes):
         "games_per_pairing": args.games,
         "players": [p.config() for p in players],
         "opponents": [{**o.config(), "anchor": o.anchor} for o in opponents],
-        "pairings": [{k: finite_or_none(v) if isinstance(v, float) else v for k, v in r.items()} for r in rows],
-        "ratings": {name: {k: finite_or_none(v) if isinstance(v, float) else v for k, v in r.as_dict().items()}
-                    for name, r in ratings.items()},
+        "pairings": [json_safe(r) for r in rows],
+        "ratings": {name: json_safe(r.as_dict()) for name, r in ratings.items()},
         "notes": notes,
     }
     try:
@@ -480,6 +509,9 @@ def fit(rows, opponents):
 
 def main(argv=None):
     parser, args = parse_args(argv)
+    # python-chess warns about every line an xboard engine prints that it does not parse
+    # (Phalanx echoes its settings); the game loop reports real failures itself.
+    logging.getLogger("chess.engine").setLevel(logging.ERROR)
     notes = []
     players, opponents = build_entrants(parser, args, notes)
     for note in notes:

@@ -95,7 +95,8 @@ class Player:
         self.path, self.name, self.options, self.protocol = path, name, options, protocol
 
     def start(self):
-        popen = chess.engine.SimpleEngine.popen_xboard if self.protocol == "xboard" else chess.engine.SimpleEngine.popen_uci
+        simple = chess.engine.SimpleEngine
+        popen = simple.popen_xboard if self.protocol == "xboard" else simple.popen_uci
         engine = popen(self.path, timeout=ENGINE_START_TIMEOUT)
         if self.options:
             engine.configure(self.options)
