@@ -452,12 +452,20 @@ def ratings_section(ratings):
     return lines
 
 
+def book_name(path):
+    """The book as the report names it: relative to the repository when inside it."""
+    if not path:
+        return "start position"
+    relative = os.path.relpath(os.path.abspath(path), match.ROOT)
+    return path if relative.startswith("..") else relative
+
+
 def markdown(args, players, opponents, rows, ratings, notes):
     n_games = sum(r["wins"] + r["draws"] + r["losses"] for r in rows)
     lines = [
         f"# Gauntlet at {match.time_control_tag(args)}",
         "",
-        f"{n_games} games, {args.games} per pairing, openings {args.book or 'start position'} "
+        f"{n_games} games, {args.games} per pairing, openings {book_name(args.book)} "
         f"(both colours), {datetime.date.today().isoformat()}. Ratings on Stockfish's UCI_Elo "
         f"scale, fitted jointly by maximum likelihood (draws count half); intervals are 95 %. "
         f"{CALIBRATION_NOTE}.",
