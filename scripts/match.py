@@ -87,13 +87,17 @@ def load_book(path):
 
 
 class Player:
-    """One side of the match: a path, a display name and its UCI options."""
+    """One side of the match: a command (a path, or a list with arguments), a display
+    name, its options and its protocol ("uci", or "xboard" for engines such as Phalanx
+    that speak only the older xboard/CECP protocol)."""
 
-    def __init__(self, path, name, options):
-        self.path, self.name, self.options = path, name, options
+    def __init__(self, path, name, options, protocol="uci"):
+        self.path, self.name, self.options, self.protocol = path, name, options, protocol
 
     def start(self):
-        engine = chess.engine.SimpleEngine.popen_uci(self.path, timeout=ENGINE_START_TIMEOUT)
+        simple = chess.engine.SimpleEngine
+        popen = simple.popen_xboard if self.protocol == "xboard" else simple.popen_uci
+        engine = popen(self.path, timeout=ENGINE_START_TIMEOUT)
         if self.options:
             engine.configure(self.options)
         return engine
@@ -168,6 +172,9 @@ def play_game(index, args, players, book):
                 result, termination = ("0-1" if side == chess.WHITE else "1-0"), "time forfeit"
                 problem = f"{'white' if side == chess.WHITE else 'black'} lost on time at ply {board.ply()}"
                 break
+            if played.resigned:
+                result, termination = ("0-1" if side == chess.WHITE else "1-0"), "resignation"
+                break
             if played.move is None or played.move not in board.legal_moves:
                 result, termination = ("0-1" if side == chess.WHITE else "1-0"), "illegal move"
                 problem = f"illegal move {played.move} in {board.fen()}"
@@ -185,6 +192,8 @@ def play_game(index, args, players, book):
                 pass
     return {
         "index": index,
+        "a": players[0].name,
+        "b": players[1].name,
         "result": result,
         "a_score": score_for_a(result, a_is_white),
         "termination": termination,
@@ -265,15 +274,8 @@ class Tally:
         return text
 
 
-def parse_args():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "nnue"))
-    parser.add_argument("--opponent", default=None, help="second engine (default: the same)")
-    parser.add_argument("--name-a", default=None)
-    parser.add_argument("--name-b", default=None)
-    parser.add_argument("--option", action="append", default=[], help="UCI option Name=Value for both")
-    parser.add_argument("--option-a", action="append", default=[], help="UCI option for engine A")
-    parser.add_argument("--option-b", action="append", default=[], help="UCI option for engine B")
+def add_game_arguments(parser, event):
+    """The arguments every game of a match or gauntlet shares: count, clock, book, concurrency."""
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--tc", default="1+0.1", help="base seconds + increment seconds")
     parser.add_argument("--movestogo", type=int, default=0, help="N moves per base period (0: sudden death)")
@@ -284,12 +286,32 @@ def parse_args():
     parser.add_argument("--book-seed", type=int, default=0, help="first opening of the book to use")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--max-plies", type=int, default=400)
-    parser.add_argument("--pgn", default=None, help="append the games to this PGN file")
-    parser.add_argument("--event", default="nnue match")
-    parser.add_argument("--sprt", default=None, help="elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05)")
-    args = parser.parse_args()
+    parser.add_argument("--event", default=event)
+
+
+def check_game_arguments(parser, args):
     if args.games < 1 or args.concurrency < 1:
         parser.error("--games and --concurrency must be at least 1")
+    try:
+        parse_tc(args.tc)
+    except ValueError:
+        parser.error(f"--tc '{args.tc}' is not BASE+INC in seconds (e.g. 10+0.1)")
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "nnue"))
+    parser.add_argument("--opponent", default=None, help="second engine (default: the same)")
+    parser.add_argument("--name-a", default=None)
+    parser.add_argument("--name-b", default=None)
+    parser.add_argument("--option", action="append", default=[], help="UCI option Name=Value for both")
+    parser.add_argument("--option-a", action="append", default=[], help="UCI option for engine A")
+    parser.add_argument("--option-b", action="append", default=[], help="UCI option for engine B")
+    add_game_arguments(parser, "nnue match")
+    parser.add_argument("--pgn", default=None, help="append the games to this PGN file")
+    parser.add_argument("--sprt", default=None, help="elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05)")
+    args = parser.parse_args()
+    check_game_arguments(parser, args)
     return args
 
 
@@ -313,33 +335,48 @@ def parse_sprt(text):
     return elo0, elo1, alpha, beta
 
 
+def run_games(args, book, jobs, on_game, should_stop=lambda: False):
+    """Plays `jobs`, (index, players) pairs (the index picks the opening and the colours),
+    at most args.concurrency at a time; calls on_game(game) in this thread as each one
+    ends and starts no new game once should_stop() is true."""
+    jobs = list(jobs)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+        pending = set()
+        while jobs or pending:
+            while jobs and len(pending) < args.concurrency and not should_stop():
+                index, players = jobs.pop(0)
+                pending.add(pool.submit(play_game, index, args, players, book))
+            if not pending:
+                break
+            done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            for fut in done:
+                on_game(fut.result())
+
+
+def game_line(game):
+    """One line describing a finished game, with its problem if it had one."""
+    line = f"game {game['index'] + 1:4}: {game['result']:7} ({game['termination']}, {game['plies']} plies)"
+    if game["problem"]:
+        line += f"  PROBLEM: {game['problem']}"
+    return line
+
+
 def main():
     args = parse_args()
     players = make_players(args)
     book = load_book(args.book)
     tally = Tally(parse_sprt(args.sprt))
-    pgn_lock = threading.Lock()
     t0 = time.monotonic()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
-        pending = set()
-        next_index = 0
-        while next_index < args.games or pending:
-            while next_index < args.games and len(pending) < args.concurrency and not tally.decision:
-                pending.add(pool.submit(play_game, next_index, args, players, book))
-                next_index += 1
-            if not pending:
-                break
-            done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
-            for fut in done:
-                game = fut.result()
-                tally.add(game)
-                if args.pgn:
-                    with pgn_lock, open(args.pgn, "a") as out:
-                        out.write(game["pgn"] + "\n\n")
-                line = f"game {game['index'] + 1:4}: {game['result']:7} ({game['termination']}, {game['plies']} plies)"
-                if game["problem"]:
-                    line += f"  PROBLEM: {game['problem']}"
-                print(f"{line}   {tally.summary()}", flush=True)
+
+    def on_game(game):
+        tally.add(game)
+        if args.pgn:
+            with open(args.pgn, "a") as out:
+                out.write(game["pgn"] + "\n\n")
+        print(f"{game_line(game)}   {tally.summary()}", flush=True)
+
+    jobs = [(index, players) for index in range(args.games)]
+    run_games(args, book, jobs, on_game, lambda: tally.decision)
     print(f"{players[0].name} vs {players[1].name} at {time_control_tag(args)}, {time.monotonic() - t0:.0f}s")
     print(f"final: {tally.summary()}, failures {len(tally.failures)}")
     return 1 if tally.failures else 0

@@ -3,7 +3,9 @@
 # do. They are kept out of `cargo test` so that the test suite needs nothing but the
 # Rust toolchain; CI (.ci/run) runs this script after the tests.
 #
-#   scripts/python_checks.sh            match statistics (scripts/test_elo.py) and UCI
+#   scripts/python_checks.sh            match statistics (scripts/test_elo.py), the
+#                                       gauntlet's rating fit and report (test_rating_fit.py,
+#                                       test_gauntlet.py: no engines needed) and UCI
 #                                       conformance (scripts/uci_conformance.py)
 #   scripts/python_checks.sh --match    and the 20-game self-play acceptance match
 #   scripts/python_checks.sh --pipeline and the small end-to-end pipeline (scripts/pipeline.py
@@ -45,6 +47,8 @@ cargo build --release --bin nnue
 engine=target/release/nnue
 
 "$python" scripts/test_elo.py
+"$python" scripts/test_rating_fit.py
+"$python" scripts/test_gauntlet.py
 "$python" scripts/uci_conformance.py "$engine"
 
 if $match; then

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Checks scripts/gauntlet.py without engines: player and opponent specifications, the
+saved pairings that make a gauntlet resumable, and the report built from results.
+(Playing needs the Debian engines, which CI machines do not have.)"""
+
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gauntlet  # noqa: E402
+import rating_fit  # noqa: E402
+
+
+def parse(argv):
+    return gauntlet.parse_args(argv)[1]
+
+
+class SpecTest(unittest.TestCase):
+    def test_player_options(self):
+        player = gauntlet.parse_player("nnue:EvalFile=nets/x.nnue, Use NNUE = true", "target/release/nnue")
+        self.assertEqual(player.name, "nnue")
+        self.assertEqual(player.command, ["target/release/nnue"])
+        self.assertEqual(player.options, {"EvalFile": "nets/x.nnue", "Use NNUE": "true"})
+        self.assertEqual(gauntlet.parse_player("plain", "e").options, {})
+
+    def test_xboard_opponent_with_arguments(self):
+        opponent = gauntlet.parse_opponent("phalanx:/usr/games/phalanx -b- -l-:xboard")
+        self.assertEqual(opponent.command, ["/usr/games/phalanx", "-b-", "-l-"])
+        self.assertEqual(opponent.protocol, "xboard")
+        self.assertIsNone(opponent.anchor)
+
+    def test_strength_limited_stockfish_is_an_anchor(self):
+        opponent = gauntlet.parse_opponent("sf1500:stockfish:UCI_LimitStrength=true,UCI_Elo=1500,Hash=16")
+        self.assertEqual(opponent.protocol, "uci")
+        self.assertEqual(opponent.anchor, 1500.0)
+        self.assertEqual(opponent.options["Hash"], "16")
+        self.assertIsNone(gauntlet.parse_opponent("sf:stockfish:UCI_Elo=1500").anchor)
+
+    def test_bad_specifications_are_usage_errors(self):
+        for spec in ("noname", "a/b:stockfish", "sf:stockfish:Hash", "sf::uci", "x:'unclosed"):
+            with self.assertRaises(gauntlet.UsageError, msg=spec):
+                gauntlet.parse_opponent(spec)
+        with self.assertRaises(gauntlet.UsageError):
+            gauntlet.parse_sf_elos("1350,strong")
+        with self.assertRaises(gauntlet.UsageError):
+            gauntlet.parse_anchor("toga2=strong")
+
+    def test_the_default_clock_is_the_gauntlet_one(self):
+        self.assertEqual(parse([]).tc, gauntlet.DEFAULT_TC)
+        self.assertEqual(parse(["--tc", "1+0.01"]).tc, "1+0.01")
+
+
+def game(index, a_score, problem=None):
+    result = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[a_score]
+    return {"index": index, "result": result, "a_score": a_score, "termination": "normal", "problem": problem, "plies": 40}
+
+
+class PairingFileTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.args = parse(["--games", "4", "--tc", "1+0.01"])
+        self.player = gauntlet.parse_player("classical:Use NNUE=false", "nnue")
+        self.opponent = gauntlet.parse_opponent("toga2:/usr/games/toga2:OwnBook=false")
+        self.path = gauntlet.pairing_path(self.dir.name, self.player, self.opponent, ".json")
+        self.config = gauntlet.pairing_config(self.args, self.player, self.opponent)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_saved_games_come_back(self):
+        self.assertEqual(gauntlet.load_pairing(self.path, self.config), {})
+        games = {2: game(2, 0.5), 0: game(0, 1.0)}
+        gauntlet.save_pairing(self.path, self.config, games)
+        self.assertEqual(self.path, os.path.join(self.dir.name, "classical--toga2.json"))
+        self.assertEqual(gauntlet.load_pairing(self.path, self.config), games)
+        with open(self.path) as f:
+            self.assertEqual([g["index"] for g in json.load(f)["games"]], [0, 2])
+
+    def test_other_settings_are_refused(self):
+        gauntlet.save_pairing(self.path, self.config, {0: game(0, 1.0)})
+        other = gauntlet.pairing_config(parse(["--tc", "10+0.1"]), self.player, self.opponent)
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit) as exit:
+            gauntlet.load_pairing(self.path, other)
+        self.assertEqual(exit.exception.code, 1)
+        self.assertIn("classical--toga2.json: saved with other settings", err.getvalue())
+
+    def test_a_damaged_file_is_an_error_naming_it(self):
+        with open(self.path, "w") as f:
+            f.write('{"config": ')
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
+            gauntlet.load_pairing(self.path, self.config)
+        self.assertIn(f"gauntlet.py: error: {self.path}: cannot read the saved pairing", err.getvalue())
+
+
+class ReportTest(unittest.TestCase):
+    def test_tables_and_ratings_follow_the_results(self):
+        args = parse(["--games", "4", "--tc", "1+0.01"])
+        player = gauntlet.parse_player("nnue", "nnue")
+        sf = gauntlet.parse_opponent("sf1800:stockfish:UCI_LimitStrength=true,UCI_Elo=1800")
+        glaurung = gauntlet.parse_opponent("glaurung:glaurung")
+        saved = {
+            ("nnue", "sf1800"): {i: game(i, s) for i, s in enumerate((1.0, 0.5, 0.0, 1.0))},
+            ("nnue", "glaurung"): {i: game(i, s, "crash" if i == 3 else None) for i, s in enumerate((0.0, 0.0, 0.5, 0.0))},
+        }
+        rows = gauntlet.pairing_rows([player], [sf, glaurung], saved)
+        self.assertEqual([(r["wins"], r["draws"], r["losses"], r["failures"]) for r in rows], [(2, 1, 1, 0), (0, 1, 3, 1)])
+        ratings = gauntlet.fit(rows, [sf, glaurung])
+        expected = rating_fit.fit_ratings([("nnue", "sf1800", 2, 1, 1), ("nnue", "glaurung", 0, 1, 3)], {"sf1800": 1800})
+        self.assertAlmostEqual(ratings["nnue"].estimate, expected["nnue"].estimate, places=9)
+        report = gauntlet.markdown(args, [player], [sf, glaurung], rows, ratings, ["toga2 not found"])
+        self.assertIn("# Gauntlet at 1+0.01", report)
+        self.assertIn("| sf1800 | 1800 (anchor) | 4 | 2 | 1 | 1 | 62.5% | +89 [", report)
+        self.assertIn(f"| glaurung | {gauntlet.format_rating(ratings['glaurung'])} | 4 | 0 | 1 | 3 | 12.5% | -338 [", report)
+        self.assertIn(f"**Rating of nnue: {gauntlet.format_rating(ratings['nnue'])}**", report)
+        self.assertIn("- toga2 not found", report)
+
+    def test_formats(self):
+        self.assertEqual(gauntlet.format_elo(-0.0), "+0")
+        self.assertEqual(gauntlet.format_elo(-12.6), "-13")
+        self.assertEqual(gauntlet.format_elo(float("inf")), "+inf")
+        self.assertEqual(gauntlet.format_rating(rating_fit.Rating(rating_fit.ABOVE, low=2201.4)), "> 2201")
+        self.assertEqual(gauntlet.format_rating(rating_fit.Rating(rating_fit.BELOW)), "below all")
+        self.assertEqual(gauntlet.format_rating(rating_fit.Rating(rating_fit.FITTED, 1900.2, 1850.6, 1949.9)), "1900 [1851, 1950]")
+
+
+if __name__ == "__main__":
+    unittest.main()
