@@ -119,13 +119,17 @@ def generate(run, args, k, label_net):
     return out
 
 
-def train(run, args, k, feature_set, data):
-    step = f"train{k}-{feature_set}"
-    net = run.path(f"net{k}-{feature_set}.nnue")
+def train(run, args, k, feature_set, data, init_net=None):
+    """Trains net k of `feature_set` on `data`: from scratch, or fine-tuned from
+    `init_net` (its steps and files then carry a `-ft` suffix, so both kinds of
+    training can live in one run directory and be compared)."""
+    name = f"{k}-{feature_set}" + ("-ft" if init_net else "")
+    step = f"train{name}"
+    net = run.path(f"net{name}.nnue")
     if run.done(step):
         return net
     started = time.time()
-    checkpoints = run.path(f"ckpt{k}-{feature_set}")
+    checkpoints = run.path(f"ckpt{name}")
     command = [
         binary("nnue-learn"), "train", "--train", *data,
         "--feature-set", feature_set,
@@ -141,10 +145,13 @@ def train(run, args, k, feature_set, data):
         "--no-progress",
     ]
     command += ["--hidden", args.hidden_all, "--ft-size", str(args.ft_size_all)] if feature_set == "All" else []
-    command += ["--resume"] if os.path.exists(os.path.join(checkpoints, CHECKPOINT_FILE)) else []
+    if os.path.exists(os.path.join(checkpoints, CHECKPOINT_FILE)):
+        command += ["--resume"]
+    elif init_net:
+        command += ["--init-net", init_net]
     command += shlex.split(args.train_args)
     run.execute(step, command)
-    run.finish(step, started, net=net, data=data, feature_set=feature_set, epochs=args.epochs)
+    run.finish(step, started, net=net, data=data, feature_set=feature_set, epochs=args.epochs, init_net=init_net)
     return net
 
 
@@ -195,8 +202,13 @@ def pearson(xs, ys):
     return sxy / math.sqrt(sxx * syy) if sxx and syy else 0.0
 
 
-def check(run, args, k, feature_set, net, data):
-    step = f"check{k}-{feature_set}"
+def net_name(net):
+    """`net0-All-ft.nnue` -> `0-All-ft`: the suffix of the training step that wrote it."""
+    return os.path.splitext(os.path.basename(net))[0][len("net"):]
+
+
+def check(run, args, net, data):
+    step = f"check{net_name(net)}"
     if run.done(step):
         return
     started = time.time()
@@ -209,8 +221,8 @@ def check(run, args, k, feature_set, net, data):
     run.finish(step, started, correlation=round(r, 4), positions=len(pairs))
 
 
-def match(run, args, k, feature_set, net):
-    step = f"match{k}-{feature_set}"
+def match(run, args, net):
+    step = f"match{net_name(net)}"
     if run.done(step) or args.match_games == 0:
         return
     started = time.time()
@@ -220,7 +232,7 @@ def match(run, args, k, feature_set, net):
     command = [
         sys.executable, os.path.join(ROOT, "scripts", "match.py"),
         "--engine", binary("nnue"),
-        "--name-a", f"net{k}-{feature_set}", "--name-b", "classical",
+        "--name-a", f"net{net_name(net)}", "--name-b", "classical",
         "--option-a", f"EvalFile={net}", "--option-b", "Use NNUE=false",
         "--games", str(args.match_games),
         "--concurrency", str(args.threads),
@@ -234,19 +246,42 @@ def match(run, args, k, feature_set, net):
     run.finish(step, started, result=final[0] if final else output[-500:], pgn=pgn)
 
 
+# Random moves only among the four best within half a pawn (instead of Stockfish
+# tools' uniformly random ones, which blunder material): games stay balanced, so
+# the positions teach judgement rather than material counting (docs/RESULTS.md).
+BALANCED_OPENINGS = "--random-multi-pv 4 --random-multi-pv-diff 100 --random-move-count 8 --random-move-maxply 30"
+
 # --small generates with one thread: its data, and so its net and the correlation
 # check, are then the same on every run (several threads interleave whole games in
 # the order they finish).
 # Its held-out tail is only a game or two, so its check samples the whole (training) set.
-SMALL = dict(check_held_out=False, gen_threads=1, features="All", positions=4000, depth=3, epochs=8, epoch_size=4000, batch_size=512, lr=5e-3, match_games=2, match_nodes=2000, min_correlation=0.5)
-FULL = dict(check_held_out=True, gen_threads=0, features="All,HalfKP", positions=2_000_000, depth=6, epochs=25, epoch_size=1_000_000, batch_size=16384, lr=1e-3, match_games=400, match_nodes=0, min_correlation=0.8)
+SMALL = dict(generations=2, fine_tune="both", train_lambda=1.0, gen_args="", check_held_out=False, gen_threads=1, features="All", positions=4000, depth=3, epochs=8, epoch_size=4000, batch_size=512, lr=5e-3, match_games=2, match_nodes=2000, min_correlation=0.5)
+FULL = dict(generations=1, fine_tune=None, train_lambda=0.5, gen_args=BALANCED_OPENINGS, check_held_out=True, gen_threads=0, features="All,HalfKP", positions=2_000_000, depth=6, epochs=25, epoch_size=1_000_000, batch_size=16384, lr=1e-3, match_games=400, match_nodes=0, min_correlation=0.8)
+
+
+def starting_points(args, k, feature_set, fine_tuned):
+    """How net k of `feature_set` is trained: None = from scratch, a path = fine-tuned
+    from that net. With --fine-tune, generation k>0 continues the fine-tuned chain
+    (net k-1 of it, or the from-scratch net k-1 where the chain has not started), and
+    generation 0 starts from --init-net (a committed net a new session carries on
+    from); `both` also trains from scratch, so the two can be compared."""
+    previous = None
+    if args.fine_tune:
+        previous = fine_tuned.get(feature_set)
+        if previous is None and k > 0:
+            previous = os.path.join(args.run_dir, f"net{k - 1}-{feature_set}.nnue")
+        if previous is None and k == 0 and feature_set == args.features.split(",")[0]:
+            previous = args.init_net
+    if previous is None:
+        return [None]
+    return [previous] if args.fine_tune == "only" else [None, previous]
 
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="thousands of positions, minutes (the end-to-end check)")
     parser.add_argument("--run-dir", default=None, help="default: runs/small or runs/main")
-    parser.add_argument("--generations", type=int, default=1)
+    parser.add_argument("--generations", type=int, help="default 1 (--small: 2, the second fine-tuned as well)")
     parser.add_argument("--features", help="comma-separated feature sets to train (All,HalfKP; --small: All)")
     parser.add_argument("--positions", type=int)
     parser.add_argument("--depth", type=int)
@@ -254,7 +289,7 @@ def parse_args():
     parser.add_argument("--epoch-size", type=int)
     parser.add_argument("--batch-size", type=int)
     parser.add_argument("--lr", type=float)
-    parser.add_argument("--train-lambda", type=float, default=1.0)
+    parser.add_argument("--train-lambda", type=float, help="weight of the search score against the game result (default 0.5; --small: 1)")
     parser.add_argument("--ft-size-all", type=int, default=256, help="All's transformer width (thesis: 512)")
     parser.add_argument("--hidden-all", default="", help="All's hidden layers ('' = none: 768->Nx2->1)")
     parser.add_argument("--threads", type=int, default=2)
@@ -266,14 +301,23 @@ def parse_args():
     parser.add_argument("--tc", default="10+0.1")
     parser.add_argument("--min-correlation", type=float)
     parser.add_argument("--check-held-out", type=int, choices=[0, 1], help="correlation on the held-out tail (1) or the whole set (0)")
-    parser.add_argument("--gen-args", default="", help="extra nnue-gen-sfen generate options, e.g. '--random-multi-pv 4'")
+    parser.add_argument("--gen-args", help=f"extra nnue-gen-sfen generate options (default: '{BALANCED_OPENINGS}'; --small: none)")
     parser.add_argument("--train-args", default="", help="extra nnue-learn train options, e.g. '--eval-limit 800'")
+    parser.add_argument(
+        "--fine-tune", choices=["both", "only"],
+        help="also train each generation k>0 fine-tuned from net k-1 (both: and from scratch, to compare; only: fine-tuned only)",
+    )
+    parser.add_argument("--init-net", help="with --fine-tune: the net generation 0 is fine-tuned from (e.g. a committed nets/*.nnue)")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
     args = parser.parse_args()
     for key, value in (SMALL if args.small else FULL).items():
         if getattr(args, key) is None:
             setattr(args, key, value)
     args.run_dir = args.run_dir or os.path.join(ROOT, "runs", "small" if args.small else "main")
+    if args.init_net:
+        args.fine_tune = args.fine_tune or "only"
+        if not os.path.isfile(args.init_net):
+            parser.error(f"--init-net {args.init_net}: no such file")
     return args
 
 
@@ -283,13 +327,19 @@ def main():
     run.log({"start": vars(args)})
     build(run, args)
     data, label_net = [], None
+    # Each feature set's latest fine-tuned net (the chain --fine-tune continues).
+    fine_tuned = {}
     for k in range(args.generations):
         data.append(generate(run, args, k, label_net))
         nets = {}
         for feature_set in args.features.split(","):
-            nets[feature_set] = train(run, args, k, feature_set, data)
-            check(run, args, k, feature_set, nets[feature_set], data[-1])
-            match(run, args, k, feature_set, nets[feature_set])
+            for init_net in starting_points(args, k, feature_set, fine_tuned):
+                net = train(run, args, k, feature_set, data, init_net)
+                check(run, args, net, data[-1])
+                match(run, args, net)
+                if init_net:
+                    fine_tuned[feature_set] = net
+                nets.setdefault(feature_set, net)
         label_net = nets[args.features.split(",")[0]]
     print(f"pipeline: all steps done in {args.run_dir}")
     return 0
