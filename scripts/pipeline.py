@@ -4,13 +4,17 @@
     scripts/pipeline.py [--small] [--run-dir DIR] [--generations K] [--positions N]
                         [--depth D] [--features HalfKP,All] [--epochs E] [--match-games G]
 
-Generation 0 labels self-play positions with the classical evaluation
+First the classical evaluation is distilled into each net (pretraining: a few million
+positions from games of mostly random moves, labelled by a 1-ply classical search).
+Generation 0 then labels balanced self-play positions with the classical evaluation
 (`nnue-gen-sfen generate --use-nnue false`); every later generation k labels them with
-net k-1 (`--eval-file`). After each generation, one net per feature set is trained
-from scratch on all the data so far (`nnue-learn train`), its evaluations are checked
-against the training scores (Pearson correlation through the engine's `eval` command,
-on the held-out tail of the data; with --small, over the whole small set), and it plays a match against the classical evaluation at equal
-time (`scripts/match.py`, `EvalFile` vs `Use NNUE=false`).
+net k-1 (`--eval-file`). After each generation, one net per feature set is trained on
+all the data so far (`nnue-learn train`), starting from its pretrained net, and with
+`--fine-tune` also from net k-1 (`-ft` steps, to compare the two). Each net's
+evaluations are checked against the training scores (Pearson correlation through the
+engine's `eval` command, on the held-out tail of the data; with --small, over the
+whole small set), and it plays a match against the classical evaluation
+(`scripts/match.py`, `EvalFile` vs `Use NNUE=false`, equal time).
 
 Every step writes `DIR/<step>.done` (JSON: command, parameters, seconds, results) when
 it finishes, and is skipped when that file exists, so an interrupted run continues
@@ -92,52 +96,62 @@ def build(run, args):
     run.execute("build", ["cargo", "build", "--release", "--bin", "nnue", "--bin", "nnue-gen-sfen", "--bin", "nnue-learn"])
 
 
-def generate(run, args, k, label_net):
-    step = f"gen{k}"
-    if run.done(step):
-        return run.path(f"{step}.bin")
-    started = time.time()
+def generate(run, args, step, positions, depth, options):
+    """Writes `positions` self-play records to `<step>.bin` with `options` (labels,
+    openings), resuming an interrupted run by appending."""
     out = run.path(f"{step}.bin")
+    if run.done(step):
+        return out
+    started = time.time()
     have = os.path.getsize(out) // RECORD_BYTES if os.path.exists(out) else 0
-    while have < args.positions:
+    while have < positions:
         # A resumed generation continues with a new seed part, so it does not replay the
         # games already written.
         command = [
             binary("nnue-gen-sfen"), "generate", "--quiet",
-            "--loop", str(args.positions - have),
-            "--depth", str(args.depth),
+            "--loop", str(positions - have),
+            "--depth", str(depth),
             "--threads", str(args.gen_threads or args.threads),
-            "--seed", f"{args.seed}-gen{k}-part{have}",
+            "--seed", f"{args.seed}-{step}-part{have}",
             "--output-file-name", out,
         ]
         command += ["--append"] if have else []
-        command += ["--eval-file", label_net] if label_net else ["--use-nnue", "false"]
-        command += shlex.split(args.gen_args)
+        command += options
         run.execute(step, command)
         have = os.path.getsize(out) // RECORD_BYTES
-    run.finish(step, started, positions=have, labelled_by=label_net or "classical", depth=args.depth)
+    run.finish(step, started, positions=have, depth=depth, options=options)
     return out
 
 
-def train(run, args, k, feature_set, data, init_net=None):
-    """Trains net k of `feature_set` on `data`: from scratch, or fine-tuned from
-    `init_net` (its steps and files then carry a `-ft` suffix, so both kinds of
-    training can live in one run directory and be compared)."""
-    name = f"{k}-{feature_set}" + ("-ft" if init_net else "")
+def self_play(run, args, k, label_net):
+    """Generation k: balanced self-play labelled by net k-1 (classical for k = 0)."""
+    labels = ["--eval-file", label_net] if label_net else ["--use-nnue", "false"]
+    return generate(run, args, f"gen{k}", args.positions, args.depth, labels + shlex.split(args.gen_args))
+
+
+def train(run, args, name, feature_set, data, init_net=None, settings=None):
+    """Trains `net<name>.nnue` of `feature_set` on `data`, from random weights or
+    from `init_net`; `settings` overrides the run's training options (the
+    pretraining has its own)."""
     step = f"train{name}"
     net = run.path(f"net{name}.nnue")
     if run.done(step):
         return net
     started = time.time()
     checkpoints = run.path(f"ckpt{name}")
+    options = dict(
+        epochs=args.epochs, epoch_size=args.epoch_size, batch_size=args.batch_size,
+        lr=args.lr, train_lambda=args.train_lambda, extra=shlex.split(args.train_args),
+    )
+    options.update(settings or {})
     command = [
         binary("nnue-learn"), "train", "--train", *data,
         "--feature-set", feature_set,
-        "--epochs", str(args.epochs),
-        "--epoch-size", str(args.epoch_size),
-        "--batch-size", str(args.batch_size),
-        "--lr", str(args.lr),
-        "--lambda", str(args.train_lambda),
+        "--epochs", str(options["epochs"]),
+        "--epoch-size", str(options["epoch_size"]),
+        "--batch-size", str(options["batch_size"]),
+        "--lr", str(options["lr"]),
+        "--lambda", str(options["train_lambda"]),
         "--threads", str(args.threads),
         "--seed", str(args.seed_number),
         "--output-net", net,
@@ -149,10 +163,33 @@ def train(run, args, k, feature_set, data, init_net=None):
         command += ["--resume"]
     elif init_net:
         command += ["--init-net", init_net]
-    command += shlex.split(args.train_args)
+    command += options["extra"]
     run.execute(step, command)
-    run.finish(step, started, net=net, data=data, feature_set=feature_set, epochs=args.epochs, init_net=init_net)
+    run.finish(step, started, net=net, data=data, feature_set=feature_set, init_net=init_net, **options)
     return net
+
+
+# The pretraining data: games of mostly random moves (40 in the first 200 plies, every
+# position written) labelled by a 1-ply classical search. Cheap (tens of thousands of
+# positions a second) and spread far wider than self-play, so every feature's weights
+# learn the classical evaluation, including those of the odd positions a search visits
+# but self-play never records (a king on the sixth rank in the middlegame).
+PRETRAIN_OPTIONS = [
+    "--use-nnue", "false", "--random-move-count", "40", "--random-move-minply", "1",
+    "--random-move-maxply", "200", "--write-minply", "1", "--eval-limit", "32000",
+]
+
+
+def pretrain(run, args, feature_set):
+    """Distils the classical evaluation into a `feature_set` net (scores only, quiet
+    positions only); self-play training then starts from it rather than from random
+    weights. Without it a net trained on a few million self-play positions evaluates
+    what self-play never showed it at random and plays far worse (docs/RESULTS.md)."""
+    if not args.pretrain_positions:
+        return None
+    data = generate(run, args, "pretrain-gen", args.pretrain_positions, PRETRAIN_DEPTH, PRETRAIN_OPTIONS)
+    settings = dict(epochs=args.pretrain_epochs, train_lambda=1.0, extra=["--smart-fen-skipping"])
+    return train(run, args, f"-pretrain-{feature_set}", feature_set, [data], None, settings)
 
 
 def sample_positions(run, data, count, held_out):
@@ -246,6 +283,9 @@ def match(run, args, net):
     run.finish(step, started, result=final[0] if final else output[-500:], pgn=pgn)
 
 
+# Search depth of the pretraining labels.
+PRETRAIN_DEPTH = 1
+
 # Random moves only among the four best within half a pawn (instead of Stockfish
 # tools' uniformly random ones, which blunder material): games stay balanced, so
 # the positions teach judgement rather than material counting (docs/RESULTS.md).
@@ -255,8 +295,8 @@ BALANCED_OPENINGS = "--random-multi-pv 4 --random-multi-pv-diff 100 --random-mov
 # check, are then the same on every run (several threads interleave whole games in
 # the order they finish).
 # Its held-out tail is only a game or two, so its check samples the whole (training) set.
-SMALL = dict(generations=2, fine_tune="both", train_lambda=1.0, gen_args="", check_held_out=False, gen_threads=1, features="All", positions=4000, depth=3, epochs=8, epoch_size=4000, batch_size=512, lr=5e-3, match_games=2, match_nodes=2000, min_correlation=0.5)
-FULL = dict(generations=1, fine_tune=None, train_lambda=0.5, gen_args=BALANCED_OPENINGS, check_held_out=True, gen_threads=0, features="All,HalfKP", positions=2_000_000, depth=6, epochs=25, epoch_size=1_000_000, batch_size=16384, lr=1e-3, match_games=400, match_nodes=0, min_correlation=0.8)
+SMALL = dict(pretrain_positions=20_000, pretrain_epochs=8, generations=2, fine_tune="both", train_lambda=1.0, gen_args="", check_held_out=False, gen_threads=1, features="All", positions=4000, depth=3, epochs=8, epoch_size=4000, batch_size=512, lr=5e-3, match_games=2, match_nodes=2000, min_correlation=0.5)
+FULL = dict(pretrain_positions=6_000_000, pretrain_epochs=20, generations=1, fine_tune=None, train_lambda=0.5, gen_args=BALANCED_OPENINGS, check_held_out=True, gen_threads=0, features="All,HalfKP", positions=2_000_000, depth=6, epochs=25, epoch_size=1_000_000, batch_size=16384, lr=1e-3, match_games=400, match_nodes=0, min_correlation=0.8)
 
 
 def starting_points(args, k, feature_set, fine_tuned):
@@ -283,6 +323,8 @@ def parse_args():
     parser.add_argument("--run-dir", default=None, help="default: runs/small or runs/main")
     parser.add_argument("--generations", type=int, help="default 1 (--small: 2, the second fine-tuned as well)")
     parser.add_argument("--features", help="comma-separated feature sets to train (All,HalfKP; --small: All)")
+    parser.add_argument("--pretrain-positions", type=int, help="positions of the classical pretraining (0: none; default 6 M, --small 20,000)")
+    parser.add_argument("--pretrain-epochs", type=int)
     parser.add_argument("--positions", type=int)
     parser.add_argument("--depth", type=int)
     parser.add_argument("--epochs", type=int)
@@ -327,20 +369,23 @@ def main():
     run.log({"start": vars(args)})
     build(run, args)
     data, label_net = [], None
+    features = args.features.split(",")
+    pretrained = {feature_set: pretrain(run, args, feature_set) for feature_set in features}
     # Each feature set's latest fine-tuned net (the chain --fine-tune continues).
     fine_tuned = {}
     for k in range(args.generations):
-        data.append(generate(run, args, k, label_net))
+        data.append(self_play(run, args, k, label_net))
         nets = {}
-        for feature_set in args.features.split(","):
+        for feature_set in features:
             for init_net in starting_points(args, k, feature_set, fine_tuned):
-                net = train(run, args, k, feature_set, data, init_net)
+                name = f"{k}-{feature_set}" + ("-ft" if init_net else "")
+                net = train(run, args, name, feature_set, data, init_net or pretrained[feature_set])
                 check(run, args, net, data[-1])
                 match(run, args, net)
                 if init_net:
                     fine_tuned[feature_set] = net
                 nets.setdefault(feature_set, net)
-        label_net = nets[args.features.split(",")[0]]
+        label_net = nets[features[0]]
     print(f"pipeline: all steps done in {args.run_dir}")
     return 0
 
