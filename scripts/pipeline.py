@@ -370,7 +370,8 @@ def main():
     build(run, args)
     data, label_net = [], None
     features = args.features.split(",")
-    pretrained = {feature_set: pretrain(run, args, feature_set) for feature_set in features}
+    # Each feature set's pretrained net, made when a training first needs it.
+    pretrained = {}
     # Each feature set's latest fine-tuned net (the chain --fine-tune continues).
     fine_tuned = {}
     for k in range(args.generations):
@@ -379,6 +380,8 @@ def main():
         for feature_set in features:
             for init_net in starting_points(args, k, feature_set, fine_tuned):
                 name = f"{k}-{feature_set}" + ("-ft" if init_net else "")
+                if not init_net and feature_set not in pretrained:
+                    pretrained[feature_set] = pretrain(run, args, feature_set)
                 net = train(run, args, name, feature_set, data, init_net or pretrained[feature_set])
                 check(run, args, net, data[-1])
                 match(run, args, net)
