@@ -49,7 +49,7 @@ impl Filter {
             return false;
         }
         if self.random_fen_skipping > 0 {
-            let z = splitmix64_finalize(self.seed ^ draw.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let z = draw_hash(self.seed, draw);
             if !z.is_multiple_of(u64::from(self.random_fen_skipping) + 1) {
                 return false;
             }
@@ -64,6 +64,16 @@ impl Filter {
             ..self.clone()
         }
     }
+}
+
+/// SplitMix64's increment, spreading consecutive draw numbers.
+const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// A 64-bit hash of draw number `draw` under `seed`: the per-position random
+/// choices (random skipping, `--mirror`) are pure functions of it, so they do not
+/// depend on the thread count and resume exactly.
+pub fn draw_hash(seed: u64, draw: u64) -> u64 {
+    splitmix64_finalize(seed ^ draw.wrapping_mul(GOLDEN))
 }
 
 /// A capture, a promotion, or the side to move in check.

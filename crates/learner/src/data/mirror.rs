@@ -9,18 +9,16 @@
 
 use std::borrow::Cow;
 
-use nnue_core::nnue::random::splitmix64_finalize;
 use shakmaty::Board;
+
+use super::filter::draw_hash;
 
 /// Offsets the seed so mirroring draws from another stream than random skipping.
 const MIRROR_STREAM: u64 = 0x4D49_5252_4F52_0001;
-/// SplitMix64's increment, spreading consecutive draw numbers.
-const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Whether draw number `draw` of a run seeded `seed` is mirrored (probability ½).
 pub fn mirrors(seed: u64, draw: u64) -> bool {
-    let z = splitmix64_finalize(seed.wrapping_add(MIRROR_STREAM) ^ draw.wrapping_mul(GOLDEN));
-    z >> 63 == 1
+    draw_hash(seed.wrapping_add(MIRROR_STREAM), draw) >> 63 == 1
 }
 
 /// `board`, mirrored left to right when `mirror` is set.
