@@ -117,10 +117,10 @@ def parse_option_list(text, spec):
     """'Name=Value,Name=Value' as a dict (names and values may hold spaces)."""
     options = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
+        option = match.split_option(item)
+        if option is None:
             raise UsageError(f"'{spec}': option '{item}' is not Name=Value")
-        options[name.strip()] = value.strip()
+        options[option[0]] = option[1]
     return options
 
 

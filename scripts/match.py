@@ -56,13 +56,21 @@ def parse_tc(text):
     return float(base), float(inc or 0)
 
 
+def split_option(text):
+    """'Name=Value' as (name, value), stripped; None when there is no '=' or no name."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        return None
+    return name.strip(), value.strip()
+
+
 def parse_options(pairs):
     options = {}
     for opt in pairs:
-        name, sep, value = opt.partition("=")
-        if not sep:
+        option = split_option(opt)
+        if option is None:
             sys.exit(f"match.py: error: option '{opt}' is not Name=Value")
-        options[name.strip()] = value.strip()
+        options[option[0]] = option[1]
     return options
 
 

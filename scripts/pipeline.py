@@ -174,6 +174,7 @@ def train(run, args, name, feature_set, data, init_net=None, settings=None):
 # positions a second) and spread far wider than self-play, so every feature's weights
 # learn the classical evaluation, including those of the odd positions a search visits
 # but self-play never records (a king on the sixth rank in the middlegame).
+PRETRAIN_DEPTH = 1
 PRETRAIN_OPTIONS = [
     "--use-nnue", "false", "--random-move-count", "40", "--random-move-minply", "1",
     "--random-move-maxply", "200", "--write-minply", "1", "--eval-limit", "32000",
@@ -282,9 +283,6 @@ def match(run, args, net):
     print(output.splitlines()[-2] if len(output.splitlines()) > 1 else "", "\n" + (final[0] if final else ""))
     run.finish(step, started, result=final[0] if final else output[-500:], pgn=pgn)
 
-
-# Search depth of the pretraining labels.
-PRETRAIN_DEPTH = 1
 
 # Random moves only among the four best within half a pawn (instead of Stockfish
 # tools' uniformly random ones, which blunder material): games stay balanced, so
