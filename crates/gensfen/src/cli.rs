@@ -77,6 +77,31 @@ pub enum Command {
         #[arg(long)]
         skip_invalid: bool,
     },
+    /// Replace every record's score with a new search value (Stockfish
+    /// tools' `transform rescore`), keeping position, move, ply and result.
+    /// `--depth 0` is the quiescence value: the static evaluation of quiet
+    /// positions, a clean target for distilling an evaluation into a net.
+    Rescore {
+        /// Input file (.bin, .binpack or .plain); every record must be a legal position.
+        input: PathBuf,
+        /// Output file (.bin, .binpack or .plain); it appears only when complete.
+        output: PathBuf,
+        /// Search depth: 0 for the quiescence value, else a full search of that depth.
+        #[arg(long, default_value_t = 0)]
+        depth: u32,
+        /// Score with the static evaluation, no search at all.
+        #[arg(long = "static")]
+        static_eval: bool,
+        /// A `.nnue` net to score with (default: the classical evaluation).
+        #[arg(long, alias = "eval_file")]
+        eval_file: Option<PathBuf>,
+        /// Worker threads (0: all cores).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// No progress display.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Print counts, results, check and capture rates, duplicates, ply and score histograms.
     /// Fails on the first invalid record unless --skip-invalid.
     Stats {

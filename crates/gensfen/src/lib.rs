@@ -7,6 +7,7 @@ pub mod convert;
 pub mod error;
 pub mod format;
 pub mod generate;
+pub mod rescore;
 pub mod sample;
 pub mod shard;
 pub mod shuffle;
@@ -69,6 +70,31 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
                 "converted {} records ({} invalid skipped): {} -> {}",
                 done.written,
                 done.skipped,
+                input.display(),
+                output.display()
+            ))
+        }
+        Command::Rescore {
+            input,
+            output,
+            depth,
+            static_eval,
+            eval_file,
+            threads,
+            quiet,
+        } => {
+            let label = rescore::Label::new(depth, static_eval)?;
+            let options = rescore::RescoreOptions {
+                label,
+                eval_file,
+                threads,
+                quiet,
+            };
+            let done = rescore::rescore(&input, &output, &options)?;
+            Ok(format!(
+                "rescored {} records with {label} ({} scores changed): {} -> {}",
+                done.written,
+                done.changed,
                 input.display(),
                 output.display()
             ))

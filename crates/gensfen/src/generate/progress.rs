@@ -69,6 +69,25 @@ impl Progress {
         }
     }
 
+    /// `positions` done so far, for jobs without games (`rescore`).
+    pub fn update_count(&mut self, positions: u64) {
+        match self {
+            Progress::Hidden => {}
+            Progress::Bar(bar) => bar.set_position(positions),
+            Progress::Log { start, last } => {
+                if last.elapsed() >= LOG_EVERY {
+                    *last = Instant::now();
+                    let secs = start.elapsed().as_secs_f64();
+                    eprintln!(
+                        "{positions} positions, {:.0} positions/s, {:.0} s",
+                        positions as f64 / secs.max(1e-9),
+                        secs
+                    );
+                }
+            }
+        }
+    }
+
     /// Removes the bar before the summary is printed.
     pub fn finish(&self) {
         if let Progress::Bar(bar) = self {

@@ -1,0 +1,259 @@
+//! `nnue-gen-sfen rescore IN OUT [--depth N | --static]`: replaces every
+//! record's score with a fresh search value (Stockfish tools' `transform
+//! rescore`) or the static evaluation, keeping the position, move, ply and game
+//! result.
+//!
+//! Why: the generator's score is a depth-N search, which for a shallow N is
+//! the evaluation *plus* the best move's gain. A net trained on it and then
+//! used as the static evaluation inside a search counts that gain twice.
+//! `--depth 0` labels with the quiescence value instead, which for a quiet
+//! position is exactly the static evaluation: the cleanest target for
+//! distilling an evaluation into a net; `--static` takes the static
+//! evaluation of every position, noisy or not, so a net copies exactly the
+//! function it replaces. A positive depth relabels data with a deeper search
+//! or another evaluation (`--eval-file`).
+//!
+//! Records are searched in batches, each batch split among `--threads`
+//! workers with a one-thread searcher each, and written in input order; the
+//! output does not depend on the thread count. It appears under its name only
+//! when complete.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use nnue_core::data::{AtomicOutput, ReaderOptions, TrainingDataWriter, Validation};
+use nnue_core::nnue::Network;
+use nnue_core::packed::PackedSfenValue;
+use nnue_engine::eval::EvalKind;
+use nnue_engine::search::{Limits, Searcher};
+use shakmaty::Chess;
+
+use crate::error::CliError;
+use crate::format::Format;
+use crate::generate::progress::Progress;
+use crate::source::for_each_record;
+
+/// Records searched between two writes (memory stays at a few MiB).
+const BATCH: usize = 1 << 14;
+/// Transposition table of each worker, MiB: positions are unrelated, so the
+/// table only serves the search within one position, and it is cleared often.
+const HASH_MB: usize = 1;
+/// Records scored from one empty table at depth 0 (clearing the table for
+/// every quiescence search would cost more than the searches).
+const RUN: usize = 1024;
+/// Deepest search `rescore` accepts (the generator's limit).
+pub const RESCORE_DEPTH_MAX: u32 = 100;
+
+/// What a record's new score is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Label {
+    /// The static evaluation, no search at all.
+    Static,
+    /// The quiescence value (`--depth 0`).
+    Quiescence,
+    /// A search of this depth (>= 1).
+    Search(u32),
+}
+
+impl Label {
+    /// The label of `--depth` and `--static`.
+    pub fn new(depth: u32, static_eval: bool) -> Result<Label, CliError> {
+        match (static_eval, depth) {
+            (true, 0) => Ok(Label::Static),
+            (true, _) => Err(CliError::Usage(format!(
+                "--static with --depth {depth}: a static evaluation has no depth"
+            ))),
+            (false, 0) => Ok(Label::Quiescence),
+            (false, d) if d <= RESCORE_DEPTH_MAX => Ok(Label::Search(d)),
+            (false, d) => Err(CliError::Usage(format!(
+                "--depth {d}: expected 0..={RESCORE_DEPTH_MAX}"
+            ))),
+        }
+    }
+}
+
+impl std::fmt::Display for Label {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Label::Static => write!(f, "the static evaluation"),
+            Label::Quiescence => write!(f, "depth 0 (quiescence)"),
+            Label::Search(d) => write!(f, "depth {d}"),
+        }
+    }
+}
+
+/// Options of `rescore`.
+#[derive(Debug, Clone)]
+pub struct RescoreOptions {
+    /// What the new scores are.
+    pub label: Label,
+    /// The net to score with; `None`: the classical evaluation.
+    pub eval_file: Option<PathBuf>,
+    /// Worker threads (0: all cores).
+    pub threads: usize,
+    /// No progress display.
+    pub quiet: bool,
+}
+
+/// What a rescoring did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rescored {
+    /// Records written.
+    pub written: u64,
+    /// Records whose score changed.
+    pub changed: u64,
+}
+
+/// Rescores `input` into `output` (formats by extension). Every record must
+/// be a legal position (checked in full); the first bad one stops the run
+/// with its file and index, and the output is left as it was.
+pub fn rescore(
+    input: &Path,
+    output: &Path,
+    options: &RescoreOptions,
+) -> Result<Rescored, CliError> {
+    let out_format = Format::from_path(output)?;
+    Format::from_path(input)?;
+    if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize()) {
+        if a == b {
+            return Err(CliError::SameFile(output.to_path_buf()));
+        }
+    }
+    let mut workers = new_searchers(options)?;
+    let total = std::fs::metadata(input).map(|m| m.len() / 40).unwrap_or(0);
+    let mut progress = Progress::new(total, options.quiet);
+    let (guard, file) = AtomicOutput::create(output, false)?;
+    let mut writer = TrainingDataWriter::from_file(file, output, out_format)?;
+    let mut batch: Vec<(PackedSfenValue, Chess)> = Vec::with_capacity(BATCH);
+    let mut done = Rescored {
+        written: 0,
+        changed: 0,
+    };
+    let mut flush = |batch: &mut Vec<(PackedSfenValue, Chess)>| -> Result<(), CliError> {
+        let scored = score_batch(&mut workers, batch, options.label);
+        for (old, new) in batch.iter().map(|(r, _)| r).zip(&scored) {
+            done.changed += u64::from(old.score != new.score);
+            writer.write(new)?;
+        }
+        done.written += scored.len() as u64;
+        batch.clear();
+        progress.update_count(done.written);
+        Ok(())
+    };
+    let options_read = ReaderOptions::default();
+    for_each_record(input, options_read, Validation::Full, |raw, record| {
+        let pos = record
+            .position
+            .to_chess()
+            .map_err(|e| CliError::Usage(format!("{}: {e}", input.display())))?;
+        batch.push((*raw, pos));
+        if batch.len() == BATCH {
+            flush(&mut batch)?;
+        }
+        Ok(())
+    })?;
+    if !batch.is_empty() {
+        flush(&mut batch)?;
+    }
+    progress.finish();
+    writer.finish()?;
+    if done.written == 0 {
+        return Err(nnue_core::data::DataError::no_records(&[input], 0).into());
+    }
+    guard.commit()?;
+    Ok(done)
+}
+
+/// One searcher per worker thread, all with the chosen evaluation.
+fn new_searchers(options: &RescoreOptions) -> Result<Vec<Searcher>, CliError> {
+    let eval = match &options.eval_file {
+        None => EvalKind::Classical,
+        Some(path) => EvalKind::Nnue(Arc::new(
+            Network::load(path).map_err(crate::generate::error::GenerateError::from)?,
+        )),
+    };
+    let threads = match options.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let mut searchers = Vec::with_capacity(threads);
+    for _ in 0..threads {
+        let mut searcher = Searcher::new(HASH_MB, 1);
+        searcher.set_eval(eval.clone());
+        searchers.push(searcher);
+    }
+    Ok(searchers)
+}
+
+/// The batch's records with their new scores, in order. The batch is cut into
+/// runs of [`RUN`] records dealt round-robin to the workers; each run starts
+/// from an empty table, so the scores depend on the input alone, never on the
+/// thread count.
+fn score_batch(
+    workers: &mut [Searcher],
+    batch: &[(PackedSfenValue, Chess)],
+    label: Label,
+) -> Vec<PackedSfenValue> {
+    let runs: Vec<_> = batch.chunks(RUN).collect();
+    let count = workers.len();
+    let mut scored: Vec<Vec<PackedSfenValue>> = vec![Vec::new(); runs.len()];
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = workers
+            .iter_mut()
+            .enumerate()
+            .map(|(w, searcher)| {
+                let mine: Vec<_> = runs.iter().enumerate().skip(w).step_by(count).collect();
+                scope.spawn(move || {
+                    mine.into_iter()
+                        .map(|(index, run)| (index, score_run(searcher, run, label)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for handle in handles {
+            for (index, run) in handle.join().expect("a rescoring worker panicked") {
+                scored[index] = run;
+            }
+        }
+    });
+    scored.concat()
+}
+
+/// One run of records, from an empty table. A search of depth >= 1 also starts
+/// each position afresh (as a lone `go depth N` would), so its score is the one
+/// a user gets by searching that position alone.
+fn score_run(
+    searcher: &mut Searcher,
+    run: &[(PackedSfenValue, Chess)],
+    label: Label,
+) -> Vec<PackedSfenValue> {
+    searcher.clear();
+    run.iter()
+        .map(|(raw, pos)| {
+            if matches!(label, Label::Search(_)) {
+                searcher.clear();
+            }
+            PackedSfenValue {
+                score: label_value(searcher, pos, label),
+                ..*raw
+            }
+        })
+        .collect()
+}
+
+/// The value of `pos` for its side to move under `label`; mate values fit the
+/// 16-bit field (|v| <= 32000).
+pub fn label_value(searcher: &mut Searcher, pos: &Chess, label: Label) -> i16 {
+    let value = match label {
+        Label::Static => searcher.evaluate(pos),
+        Label::Quiescence => searcher.quiescence(pos, &[]),
+        Label::Search(depth) => {
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            searcher.search(pos, &limits).value
+        }
+    };
+    value.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
+}

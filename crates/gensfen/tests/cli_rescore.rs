@@ -1,0 +1,179 @@
+//! `nnue-gen-sfen rescore`: new scores from the classical evaluation, every other
+//! byte kept, the same output for any thread count, and clear errors.
+//!
+//! The input is the Stockfish-packed vectors (`common::reference_bin`). The
+//! depth-0 check does not trust our quiescence search: for a position with no
+//! capture, promotion or check available, the quiescence value must be the static
+//! evaluation itself, and elsewhere it can only be at least that (stand pat).
+
+mod common;
+
+use std::process::Output;
+
+use nnue_core::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
+use nnue_engine::eval::classical;
+use nnue_engine::search::score::EVAL_MAX;
+use nnue_engine::search::{Limits, Searcher};
+use shakmaty::{Chess, Position};
+
+use common::{listing, p, reference_bin, run, temp_dir};
+
+const PREFIX: &str = "nnue-gen-sfen: error: ";
+
+fn records(bytes: &[u8]) -> Vec<PackedSfenValue> {
+    bytes
+        .chunks(PACKED_SFEN_VALUE_SIZE)
+        .map(|c| PackedSfenValue::from_bytes(c.try_into().expect("40 bytes")))
+        .collect()
+}
+
+fn position(rec: &PackedSfenValue) -> Chess {
+    rec.sfen
+        .decode()
+        .expect("decodes")
+        .to_chess()
+        .expect("legal")
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The exit code and the one error line, without its prefix.
+fn failure(out: &Output) -> (i32, String) {
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(text.lines().count(), 1, "one error line expected: {text:?}");
+    let msg = text.trim_end().strip_prefix(PREFIX).expect("prefix");
+    (out.status.code().expect("exit code"), msg.to_string())
+}
+
+/// Rescores the reference records at `depth` with `threads` and returns them.
+fn rescored(depth: u32, threads: usize) -> Vec<PackedSfenValue> {
+    rescored_with(&[
+        "--depth",
+        &depth.to_string(),
+        "--threads",
+        &threads.to_string(),
+    ])
+}
+
+/// Rescores the reference records with `args` and returns them.
+fn rescored_with(args: &[&str]) -> Vec<PackedSfenValue> {
+    let dir = temp_dir("rescore");
+    let (input, output) = (dir.join("in.bin"), dir.join("out.bin"));
+    std::fs::write(&input, reference_bin()).expect("write");
+    let mut all = vec!["rescore", p(&input), p(&output), "--quiet"];
+    all.extend_from_slice(args);
+    let text = ok(&run(&all));
+    assert!(text.starts_with("rescored 106 records with "), "{text}");
+    records(&std::fs::read(&output).expect("output"))
+}
+
+#[test]
+fn depth_0_is_the_static_evaluation_of_quiet_positions_and_keeps_everything_else() {
+    let before = records(&reference_bin());
+    let after = rescored(0, 2);
+    assert_eq!(after.len(), before.len());
+    let mut quiet = 0;
+    for (i, (old, new)) in before.iter().zip(&after).enumerate() {
+        let unchanged = PackedSfenValue {
+            score: old.score,
+            ..*new
+        };
+        assert_eq!(unchanged.to_bytes(), old.to_bytes(), "record {i}");
+        let pos = position(old);
+        let stand_pat = classical::evaluate(&pos);
+        let noisy = pos.is_check()
+            || pos
+                .legal_moves()
+                .iter()
+                .any(|m| m.is_capture() || m.is_promotion() || gives_check(&pos, m));
+        if noisy {
+            assert!(
+                pos.is_check() || i32::from(new.score) >= stand_pat,
+                "record {i}"
+            );
+        } else {
+            quiet += 1;
+            assert_eq!(i32::from(new.score), stand_pat, "record {i}");
+        }
+    }
+    assert!(quiet >= 10, "only {quiet} quiet positions checked");
+}
+
+fn gives_check(pos: &Chess, m: &shakmaty::Move) -> bool {
+    let mut after = pos.clone();
+    after.play_unchecked(*m);
+    after.is_check()
+}
+
+#[test]
+fn static_is_the_classical_evaluation_of_every_position() {
+    for (i, rec) in rescored_with(&["--static"]).iter().enumerate() {
+        let pos = position(rec);
+        let want = classical::evaluate(&pos).clamp(-EVAL_MAX, EVAL_MAX);
+        assert_eq!(i32::from(rec.score), want, "record {i}");
+    }
+}
+
+#[test]
+fn depth_n_is_the_search_value_and_threads_do_not_change_it() {
+    let after = rescored(2, 1);
+    assert_eq!(after, rescored(2, 3));
+    let mut searcher = Searcher::new(16, 1);
+    for (i, rec) in after.iter().enumerate() {
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        searcher.clear();
+        let value = searcher.search(&position(rec), &limits).value;
+        assert_eq!(i32::from(rec.score), value, "record {i}");
+    }
+}
+
+#[test]
+fn bad_input_and_arguments_are_named_and_write_nothing() {
+    let dir = temp_dir("rescore-bad");
+    let input = dir.join("in.bin");
+    let mut bytes = reference_bin();
+    bytes[7 * 40 + 38] = 5; // record 7: result out of range
+    std::fs::write(&input, &bytes).expect("write");
+    let out = dir.join("out.bin");
+
+    let (code, msg) = failure(&run(&["rescore", p(&input), p(&out)]));
+    assert_eq!(code, 1);
+    assert_eq!(
+        msg,
+        format!("{}: record 7: game result 5 outside -1..1", input.display())
+    );
+    let (code, msg) = failure(&run(&["rescore", p(&input), p(&out), "--depth", "101"]));
+    assert_eq!((code, msg.as_str()), (2, "--depth 101: expected 0..=100"));
+    let (code, msg) = failure(&run(&[
+        "rescore",
+        p(&input),
+        p(&out),
+        "--static",
+        "--depth",
+        "3",
+    ]));
+    assert_eq!(
+        (code, msg.as_str()),
+        (
+            2,
+            "--static with --depth 3: a static evaluation has no depth"
+        )
+    );
+    let (code, msg) = failure(&run(&["rescore", p(&input), p(&input)]));
+    assert_eq!(code, 2);
+    assert_eq!(
+        msg,
+        format!("{}: input and output are the same file", input.display())
+    );
+    assert_eq!(listing(&dir), ["in.bin"]);
+}
