@@ -21,7 +21,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use nnue_core::data::{AtomicOutput, ReaderOptions, TrainingDataWriter, Validation};
+use nnue_core::data::{AtomicOutput, DataError, ReaderOptions, TrainingDataWriter, Validation};
 use nnue_core::nnue::Network;
 use nnue_core::packed::PackedSfenValue;
 use nnue_engine::eval::EvalKind;
@@ -140,25 +140,37 @@ pub fn rescore(
         progress.update_count(done.written);
         Ok(())
     };
-    let options_read = ReaderOptions::default();
-    for_each_record(input, options_read, Validation::Full, |raw, record| {
-        let pos = record
-            .position
-            .to_chess()
-            .map_err(|e| CliError::Usage(format!("{}: {e}", input.display())))?;
-        batch.push((*raw, pos));
-        if batch.len() == BATCH {
-            flush(&mut batch)?;
-        }
-        Ok(())
-    })?;
+    let mut index = 0u64;
+    for_each_record(
+        input,
+        ReaderOptions::default(),
+        Validation::Full,
+        |raw, record| {
+            // Full validation has decoded this position already, so this cannot
+            // fail; should it, the record is named like any other bad record.
+            let pos = record
+                .position
+                .to_chess()
+                .map_err(|e| DataError::BadRecord {
+                    file: input.to_path_buf(),
+                    index,
+                    reason: e.into(),
+                })?;
+            index += 1;
+            batch.push((*raw, pos));
+            if batch.len() == BATCH {
+                flush(&mut batch)?;
+            }
+            Ok(())
+        },
+    )?;
     if !batch.is_empty() {
         flush(&mut batch)?;
     }
     progress.finish();
     writer.finish()?;
     if done.written == 0 {
-        return Err(nnue_core::data::DataError::no_records(&[input], 0).into());
+        return Err(DataError::no_records(&[input], 0).into());
     }
     guard.commit()?;
     Ok(done)
