@@ -9,7 +9,7 @@ use nnue_core::data::{
 use nnue_core::packed::PADDING_BYTE;
 
 use crate::error::CliError;
-use crate::format::Format;
+use crate::format::{transform_formats, Format};
 use crate::source::for_each_record;
 
 /// Options of `convert`.
@@ -53,13 +53,7 @@ pub fn convert(
     output: &Path,
     options: ConvertOptions,
 ) -> Result<Converted, CliError> {
-    let out_format = Format::from_path(output)?;
-    Format::from_path(input)?;
-    if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize()) {
-        if a == b {
-            return Err(CliError::SameFile(output.to_path_buf()));
-        }
-    }
+    let out_format = transform_formats(input, output)?;
     let reader_options = ReaderOptions {
         skip_invalid: options.skip_invalid,
         policy: RecordPolicy {

@@ -29,7 +29,7 @@ use nnue_engine::search::{Limits, Searcher};
 use shakmaty::Chess;
 
 use crate::error::CliError;
-use crate::format::Format;
+use crate::format::transform_formats;
 use crate::generate::progress::Progress;
 use crate::source::for_each_record;
 
@@ -112,13 +112,7 @@ pub fn rescore(
     output: &Path,
     options: &RescoreOptions,
 ) -> Result<Rescored, CliError> {
-    let out_format = Format::from_path(output)?;
-    Format::from_path(input)?;
-    if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize()) {
-        if a == b {
-            return Err(CliError::SameFile(output.to_path_buf()));
-        }
-    }
+    let out_format = transform_formats(input, output)?;
     let mut workers = new_searchers(options)?;
     let total = std::fs::metadata(input).map(|m| m.len() / 40).unwrap_or(0);
     let mut progress = Progress::new(total, options.quiet);

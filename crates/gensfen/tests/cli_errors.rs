@@ -1,38 +1,18 @@
 //! The `nnue-gen-sfen` binary on bad input: exit codes (0 ok, 1 failure, 2 usage),
 //! one `nnue-gen-sfen: error: ...` line, the same message for the same condition in
-//! `stats` and `convert`, `--skip-invalid`; and Stockfish's own sample converted both
-//! ways byte for byte.
+//! `stats`, `convert` and `rescore`, `--skip-invalid`; and Stockfish's own sample
+//! converted both ways byte for byte.
 
 mod common;
 
-use std::process::Output;
+use common::{
+    failure, listing, p, reference_bin, run, stdout, temp_dir, test_data, test_data_bytes,
+};
 
-use common::{listing, p, reference_bin, run, temp_dir, test_data, test_data_bytes};
-
-const PREFIX: &str = "nnue-gen-sfen: error: ";
-
-/// The exit code and the one error line (without its prefix).
-fn failure(out: &Output) -> (i32, String) {
-    let text = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(text.lines().count(), 1, "one error line expected: {text:?}");
-    let msg = text
-        .trim_end()
-        .strip_prefix(PREFIX)
-        .unwrap_or_else(|| panic!("{text:?} lacks {PREFIX:?}"));
-    (out.status.code().expect("exit code"), msg.to_string())
-}
-
-fn stdout(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+const PREFIX: &str = common::ERROR_PREFIX;
 
 #[test]
-fn an_invalid_record_fails_stats_and_convert_with_the_same_message() {
+fn an_invalid_record_fails_stats_convert_and_rescore_with_the_same_message() {
     let dir = temp_dir("invalid");
     let bin = dir.join("bad.bin");
     let mut bytes = reference_bin();
@@ -46,6 +26,9 @@ fn an_invalid_record_fails_stats_and_convert_with_the_same_message() {
     let (code, convert_msg) = failure(&run(&["convert", p(&bin), p(&dir.join("o.plain"))]));
     assert_eq!(code, 1);
     assert_eq!(convert_msg, want);
+    let (code, rescore_msg) = failure(&run(&["rescore", p(&bin), p(&dir.join("o.bin"))]));
+    assert_eq!(code, 1);
+    assert_eq!(rescore_msg, want);
     assert_eq!(listing(&dir), ["bad.bin"]);
 
     let text = stdout(&run(&["stats", p(&bin), "--skip-invalid"]));

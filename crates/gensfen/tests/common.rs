@@ -123,3 +123,27 @@ pub fn run(args: &[&str]) -> std::process::Output {
 pub fn p(path: &Path) -> &str {
     path.to_str().expect("utf-8 temp path")
 }
+
+/// Every error is one line with this prefix.
+pub const ERROR_PREFIX: &str = "nnue-gen-sfen: error: ";
+
+/// The exit code and the one error line (without its prefix) of a failed run.
+pub fn failure(out: &std::process::Output) -> (i32, String) {
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(text.lines().count(), 1, "one error line expected: {text:?}");
+    let msg = text
+        .trim_end()
+        .strip_prefix(ERROR_PREFIX)
+        .unwrap_or_else(|| panic!("{text:?} lacks {ERROR_PREFIX:?}"));
+    (out.status.code().expect("exit code"), msg.to_string())
+}
+
+/// The standard output of a run that must have succeeded.
+pub fn stdout(out: &std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

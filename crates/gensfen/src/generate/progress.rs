@@ -48,38 +48,31 @@ impl Progress {
 
     /// `positions` written so far in `games` games.
     pub fn update(&mut self, positions: u64, games: u64) {
+        self.report(positions, Some(games));
+    }
+
+    /// `positions` done so far, for jobs without games (`rescore`).
+    pub fn update_count(&mut self, positions: u64) {
+        self.report(positions, None);
+    }
+
+    fn report(&mut self, positions: u64, games: Option<u64>) {
         match self {
             Progress::Hidden => {}
             Progress::Bar(bar) => {
                 // The message first: setting the position redraws (rate-limited).
-                bar.set_message(format!("{games} games"));
+                if let Some(games) = games {
+                    bar.set_message(format!("{games} games"));
+                }
                 bar.set_position(positions);
             }
             Progress::Log { start, last } => {
                 if last.elapsed() >= LOG_EVERY {
                     *last = Instant::now();
                     let secs = start.elapsed().as_secs_f64();
+                    let games = games.map_or(String::new(), |g| format!(", {g} games"));
                     eprintln!(
-                        "{positions} positions, {games} games, {:.0} positions/s, {:.0} s",
-                        positions as f64 / secs.max(1e-9),
-                        secs
-                    );
-                }
-            }
-        }
-    }
-
-    /// `positions` done so far, for jobs without games (`rescore`).
-    pub fn update_count(&mut self, positions: u64) {
-        match self {
-            Progress::Hidden => {}
-            Progress::Bar(bar) => bar.set_position(positions),
-            Progress::Log { start, last } => {
-                if last.elapsed() >= LOG_EVERY {
-                    *last = Instant::now();
-                    let secs = start.elapsed().as_secs_f64();
-                    eprintln!(
-                        "{positions} positions, {:.0} positions/s, {:.0} s",
+                        "{positions} positions{games}, {:.0} positions/s, {:.0} s",
                         positions as f64 / secs.max(1e-9),
                         secs
                     );
