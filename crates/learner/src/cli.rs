@@ -51,7 +51,8 @@ pub struct TrainArgs {
     /// is given (its last records).
     #[arg(long, default_value_t = 0.05)]
     pub validation_fraction: f64,
-    /// Most validation positions evaluated per report.
+    /// Most validation positions evaluated per report, taken evenly across all of
+    /// the validation data (every k-th position), not from its start.
     #[arg(long, alias = "validation_count", default_value_t = 2000)]
     pub validation_count: usize,
     /// Validation positions used for move accuracy (each costs a forward pass per
