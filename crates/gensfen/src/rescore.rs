@@ -19,18 +19,18 @@
 //! when complete.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use nnue_core::data::{AtomicOutput, DataError, ReaderOptions, TrainingDataWriter, Validation};
-use nnue_core::nnue::Network;
 use nnue_core::packed::PackedSfenValue;
-use nnue_engine::eval::EvalKind;
 use nnue_engine::search::{Limits, Searcher};
 use shakmaty::Chess;
 
 use crate::error::CliError;
-use crate::format::transform_formats;
+use crate::format::{transform_formats, Format};
+use crate::generate::load_eval;
+use crate::generate::options::EvalChoice;
 use crate::generate::progress::Progress;
+use crate::shuffle::estimated_records;
 use crate::source::for_each_record;
 
 /// Records searched between two writes (memory stays at a few MiB).
@@ -114,7 +114,8 @@ pub fn rescore(
 ) -> Result<Rescored, CliError> {
     let out_format = transform_formats(input, output)?;
     let mut workers = new_searchers(options)?;
-    let total = std::fs::metadata(input).map(|m| m.len() / 40).unwrap_or(0);
+    let size = std::fs::metadata(input).map_or(0, |m| m.len());
+    let total = estimated_records(Format::from_path(input)?, size);
     let mut progress = Progress::new(total, options.quiet);
     let (guard, file) = AtomicOutput::create(output, false)?;
     let mut writer = TrainingDataWriter::from_file(file, output, out_format)?;
@@ -172,12 +173,10 @@ pub fn rescore(
 
 /// One searcher per worker thread, all with the chosen evaluation.
 fn new_searchers(options: &RescoreOptions) -> Result<Vec<Searcher>, CliError> {
-    let eval = match &options.eval_file {
-        None => EvalKind::Classical,
-        Some(path) => EvalKind::Nnue(Arc::new(
-            Network::load(path).map_err(crate::generate::error::GenerateError::from)?,
-        )),
-    };
+    let eval = load_eval(&match &options.eval_file {
+        None => EvalChoice::Classical,
+        Some(path) => EvalChoice::File(path.clone()),
+    })?;
     let threads = match options.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,

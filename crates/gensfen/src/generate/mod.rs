@@ -95,7 +95,8 @@ pub fn generate(args: &GenerateArgs, interrupt: &AtomicBool) -> Result<Summary, 
     run(&config, book.as_ref(), searchers, sink, interrupt)
 }
 
-fn load_eval(choice: &EvalChoice) -> Result<EvalKind, GenerateError> {
+/// The evaluation `choice` names (also `rescore`'s).
+pub(crate) fn load_eval(choice: &EvalChoice) -> Result<EvalKind, GenerateError> {
     Ok(match choice {
         EvalChoice::Classical => EvalKind::Classical,
         EvalChoice::File(path) => EvalKind::Nnue(Arc::new(Network::load(path)?)),
