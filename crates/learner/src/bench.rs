@@ -142,6 +142,7 @@ fn bench_loss(params: &LossParams) -> LossSetting<'_> {
     LossSetting {
         params,
         power_lambda: 1.0,
+        quantization_aware: false,
     }
 }
 

@@ -146,6 +146,7 @@ pub fn config_of(args: &TrainArgs) -> Result<TrainConfig, LearnError> {
             seed: args.seed,
         },
         mirror: args.mirror,
+        quantization_aware: args.quantization_aware,
         validation_draws: args.use_draw_games_in_validation != 0,
         shuffle_buffer: args.shuffle_buffer,
         skip_invalid: args.skip_invalid,

@@ -128,12 +128,23 @@ fn plain_sgd() -> Optimizer {
 /// The trainer's gradient of every parameter, flattened in the order of
 /// [`param_mut`].
 fn trainer_gradient(model: &Model, batch: &SparseBatch, p: &LossParams) -> Model {
+    trainer_gradient_with(model, batch, p, false)
+}
+
+/// [`trainer_gradient`], with `--quantization-aware` on or off.
+fn trainer_gradient_with(
+    model: &Model,
+    batch: &SparseBatch,
+    p: &LossParams,
+    quantization_aware: bool,
+) -> Model {
     let mut after = model.clone();
     let opt = plain_sgd();
     let mut slots = ModelSlots::new(&after, &opt);
     let loss = LossSetting {
         params: p,
         power_lambda: 1.0,
+        quantization_aware,
     };
     let step = Step {
         lr: 1.0,
@@ -245,6 +256,29 @@ fn every_layer_gradient_matches_finite_differences() {
     for kind in [LossKind::Elmo, LossKind::MseValue, LossKind::Thesis] {
         check_model(&model, &batch, &params(kind), &rows);
     }
+}
+
+/// Quantization-aware steps take the gradient of the rounded dense layers and
+/// apply it to the float ones (straight through): exactly the plain gradient of
+/// the rounded model.
+#[test]
+fn quantization_aware_gradient_is_the_rounded_models() {
+    let shape = ModelShape::new("All", 16, &[8], false).unwrap();
+    let model = Model::new(shape.clone(), 9, 32);
+    let rounded = model.with_quantized_dense();
+    let batch = common::sample_batch(&shape, 24, 97);
+    let p = params(LossKind::Elmo);
+    let aware = trainer_gradient_with(&model, &batch, &p, true);
+    let plain = trainer_gradient_with(&rounded, &batch, &p, false);
+    let float = trainer_gradient_with(&model, &batch, &p, false);
+    let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-6);
+    assert!(close(&aware.ft_w, &plain.ft_w));
+    assert!(close(&aware.ft_b, &plain.ft_b));
+    for (a, b) in aware.dense.iter().zip(&plain.dense) {
+        assert!(close(&a.wt, &b.wt) && close(&a.b, &b.b));
+    }
+    // and the rounding does change it
+    assert!(!close(&aware.ft_w, &float.ft_w));
 }
 
 #[test]

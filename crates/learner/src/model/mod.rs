@@ -1,9 +1,10 @@
 //! The float model: shape and factoriser ([`shape`]), feature rows
 //! ([`features`]), f32 loops ([`kernels`]), dense layers ([`dense`]), the network
-//! ([`net`]), its initialisation ([`init`]) or its starting weights from a `.nnue`
+//! ([`net`]) and its fake quantization ([`fake_quant`]), its initialisation ([`init`]) or its starting weights from a `.nnue`
 //! file ([`load`]).
 
 pub mod dense;
+pub mod fake_quant;
 pub mod features;
 pub mod init;
 pub mod kernels;

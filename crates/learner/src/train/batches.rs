@@ -78,6 +78,7 @@ impl Run<'_> {
         let loss = LossSetting {
             params: &config.loss,
             power_lambda: config.power_lambda(state.schedule.epoch),
+            quantization_aware: config.quantization_aware,
         };
         let step = Step {
             lr: state.schedule.lr as f32,

@@ -40,6 +40,8 @@ pub struct TrainConfig {
     pub filter: Filter,
     /// Mirror about half the training positions left to right (`--mirror`).
     pub mirror: bool,
+    /// Train and validate through the dense layers' rounding (`--quantization-aware`).
+    pub quantization_aware: bool,
     /// Keep drawn games in the validation set.
     pub validation_draws: bool,
     pub shuffle_buffer: usize,

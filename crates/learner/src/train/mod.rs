@@ -12,6 +12,7 @@ pub mod sparse;
 pub mod step;
 pub mod validation;
 
+use std::borrow::Cow;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -23,6 +24,7 @@ pub use config::{TrainConfig, ValidationSource};
 use crate::checkpoint::{write_atomic, Checkpoint};
 use crate::error::LearnError;
 use crate::loss::Figures;
+use crate::model::Model;
 use crate::optim::Verdict;
 use history::EpochRow;
 use report::Report;
@@ -86,7 +88,7 @@ pub fn train(
     let lambda = config.power_lambda(run.state.schedule.epoch);
     let val_loss = run
         .validation
-        .figures(&run.state.current.model, &config.loss, lambda)
+        .figures(&run.validated_model(), &config.loss, lambda)
         .loss;
     Ok(Outcome {
         epochs: run.state.schedule.epoch,
@@ -232,10 +234,21 @@ impl LearnFigures {
 }
 
 impl Run<'_> {
+    /// The model validation measures: the current weights, with the dense layers
+    /// rounded when training is quantization-aware (what the exported net computes).
+    fn validated_model(&self) -> Cow<'_, Model> {
+        let model = &self.state.current.model;
+        if self.config.quantization_aware {
+            Cow::Owned(model.with_quantized_dense())
+        } else {
+            Cow::Borrowed(model)
+        }
+    }
+
     /// The report of the current weights.
     fn report(&self, learn: Option<Figures>) -> Report {
         let state = &self.state;
-        let model = &state.current.model;
+        let model = &*self.validated_model();
         let lambda = self.config.power_lambda(state.schedule.epoch);
         Report {
             test: self.validation.figures(model, &self.config.loss, lambda),

@@ -6,6 +6,11 @@
 //!    ([`super::sparse`]), each by one task, in an order that does not depend on
 //!    `--threads`.
 //! 3. Dense tensors are updated.
+//!
+//! With `--quantization-aware` steps 1's dense layers are rounded copies
+//! ([`crate::model::fake_quant`]) and their gradients go to the float weights.
+
+use std::borrow::Cow;
 
 use rayon::prelude::*;
 
@@ -13,6 +18,7 @@ use super::slots::{dense_limits, ft_limit, ModelSlots};
 use crate::data::SparseBatch;
 use crate::loss::{Figures, LossParams};
 use crate::model::dense::GROUP;
+use crate::model::fake_quant::quantized_dense;
 use crate::model::kernels::{add, crelu, crelu_passes, Simd};
 use crate::model::{Dense, Model, NET_TO_INTERNAL};
 use crate::optim::{Optimizer, Step};
@@ -36,6 +42,8 @@ pub struct LossSetting<'a> {
     pub params: &'a LossParams,
     /// λ of the power form at this point of the run.
     pub power_lambda: f64,
+    /// Run the dense layers at their quantized values (`--quantization-aware`).
+    pub quantization_aware: bool,
 }
 
 /// Gradients of one chunk.
@@ -80,19 +88,7 @@ pub fn train_step(
     }
     let width = 2 * model.shape.half();
     ws.acc.resize(n * width, 0.0);
-    let pass = Pass {
-        model,
-        rows: model.dense.iter().map(Dense::weights_row_major).collect(),
-        batch,
-        loss,
-        n,
-    };
-    let grads: Vec<ChunkGrad> = ws
-        .acc
-        .par_chunks_mut(CHUNK * width)
-        .enumerate()
-        .map(|(c, acc)| pass.chunk(c * CHUNK, acc))
-        .collect();
+    let grads = dense_pass(model, batch, loss, &mut ws.acc);
     let mut total = grads
         .into_iter()
         .reduce(|mut a, b| {
@@ -109,9 +105,39 @@ pub fn train_step(
     total.figures
 }
 
+/// Forward and backward of the dense part, chunk by chunk in parallel; leaves
+/// the accumulators' gradients in `acc`.
+fn dense_pass(
+    model: &Model,
+    batch: &SparseBatch,
+    loss: LossSetting<'_>,
+    acc: &mut [f32],
+) -> Vec<ChunkGrad> {
+    let dense: Cow<'_, [Dense]> = if loss.quantization_aware {
+        Cow::Owned(quantized_dense(&model.dense))
+    } else {
+        Cow::Borrowed(&model.dense)
+    };
+    let pass = Pass {
+        model,
+        rows: dense.iter().map(Dense::weights_row_major).collect(),
+        dense: &dense,
+        batch,
+        loss,
+        n: batch.len(),
+    };
+    let width = 2 * model.shape.half();
+    acc.par_chunks_mut(CHUNK * width)
+        .enumerate()
+        .map(|(c, acc)| pass.chunk(c * CHUNK, acc))
+        .collect()
+}
+
 /// What every chunk of a batch's dense pass shares.
 struct Pass<'a> {
     model: &'a Model,
+    /// The dense layers the pass runs: the model's, or their rounded copies.
+    dense: &'a [Dense],
     /// Each dense layer's weights row-major, for the input gradients.
     rows: Vec<Vec<f32>>,
     batch: &'a SparseBatch,
@@ -154,7 +180,7 @@ impl Pass<'_> {
         let half = model.shape.half();
         let width = 2 * half;
         let mut grad = ChunkGrad {
-            dense: model
+            dense: self
                 .dense
                 .iter()
                 .map(|d| Dense::zeros(d.inputs, d.outputs))
@@ -182,7 +208,7 @@ impl Pass<'_> {
                 add(&mut grad.ft_b, &acc[half..]);
             }
             let used = &bufs[..group.len() / width];
-            for (k, (layer, g)) in model.dense.iter().zip(&mut grad.dense).enumerate() {
+            for (k, (layer, g)) in self.dense.iter().zip(&mut grad.dense).enumerate() {
                 let xs: Vec<&[f32]> = used.iter().map(|b| b.inputs[k].as_slice()).collect();
                 let dys: Vec<&[f32]> = used.iter().map(|b| b.grads[k].as_slice()).collect();
                 layer.accumulate_grad_group(&xs, &dys, g);
@@ -194,11 +220,11 @@ impl Pass<'_> {
     /// The dense layers from the accumulators `acc`; the value in internal units.
     #[inline(always)]
     fn forward(&self, acc: &[f32], buf: &mut SampleBuffers) -> f64 {
-        let last = self.model.dense.len() - 1;
+        let last = self.dense.len() - 1;
         for (x, &a) in buf.inputs[0].iter_mut().zip(acc) {
             *x = crelu(a);
         }
-        for (k, layer) in self.model.dense.iter().enumerate() {
+        for (k, layer) in self.dense.iter().enumerate() {
             layer.forward(&buf.inputs[k], &mut buf.outputs[k]);
             if k < last {
                 for (x, &h) in buf.inputs[k + 1].iter_mut().zip(&buf.outputs[k]) {
@@ -214,10 +240,10 @@ impl Pass<'_> {
     /// per group of samples afterwards), the accumulators' gradient into `buf.dx`.
     #[inline(always)]
     fn backward(&self, acc: &[f32], dy: f32, buf: &mut SampleBuffers) {
-        let last = self.model.dense.len() - 1;
+        let last = self.dense.len() - 1;
         buf.grads[last][0] = dy;
         for k in (0..=last).rev() {
-            let layer = &self.model.dense[k];
+            let layer = &self.dense[k];
             if k > 0 {
                 let (lower, upper) = buf.grads.split_at_mut(k);
                 let pre = &buf.outputs[k - 1];
