@@ -9,7 +9,7 @@ positions from games of mostly random moves, labelled by a 1-ply classical searc
 Generation 0 then labels balanced self-play positions with the classical evaluation
 (`nnue-gen-sfen generate --use-nnue false`); every later generation k labels them with
 net k-1 (`--eval-file`). After each generation, one net per feature set is trained on
-all the data so far (`nnue-learn train`), starting from its pretrained net, and with
+all the data so far (`nnue-learn train --quantization-aware`), starting from its pretrained net, and with
 `--fine-tune` also from net k-1 (`-ft` steps, to compare the two). Each net's
 evaluations are checked against the training scores (Pearson correlation through the
 engine's `eval` command, on the held-out tail of the data; with --small, over the
@@ -141,7 +141,8 @@ def train(run, args, name, feature_set, data, init_net=None, settings=None):
     checkpoints = run.path(f"ckpt{name}")
     options = dict(
         epochs=args.epochs, epoch_size=args.epoch_size, batch_size=args.batch_size,
-        lr=args.lr, train_lambda=args.train_lambda, extra=shlex.split(args.train_args),
+        lr=args.lr, lr_decay=args.lr_decay, train_lambda=args.train_lambda,
+        extra=shlex.split(args.train_args),
     )
     options.update(settings or {})
     command = [
@@ -151,12 +152,16 @@ def train(run, args, name, feature_set, data, init_net=None, settings=None):
         "--epoch-size", str(options["epoch_size"]),
         "--batch-size", str(options["batch_size"]),
         "--lr", str(options["lr"]),
+        "--lr-decay", str(options["lr_decay"]),
         "--lambda", str(options["train_lambda"]),
         "--threads", str(args.threads),
         "--seed", str(args.seed_number),
         "--output-net", net,
         "--checkpoint-dir", checkpoints,
         "--no-progress",
+        # Train through the export's rounding (the output layer's int8 weights move an
+        # All 768->256x2->1 net's evaluation by ~30 internal units otherwise).
+        "--quantization-aware",
     ]
     command += ["--hidden", args.hidden_all, "--ft-size", str(args.ft_size_all)] if feature_set == "All" else []
     if os.path.exists(os.path.join(checkpoints, CHECKPOINT_FILE)):
@@ -293,8 +298,8 @@ BALANCED_OPENINGS = "--random-multi-pv 4 --random-multi-pv-diff 100 --random-mov
 # check, are then the same on every run (several threads interleave whole games in
 # the order they finish).
 # Its held-out tail is only a game or two, so its check samples the whole (training) set.
-SMALL = dict(pretrain_positions=20_000, pretrain_epochs=8, generations=2, fine_tune="both", train_lambda=1.0, gen_args="", check_held_out=False, gen_threads=1, features="All", positions=4000, depth=3, epochs=8, epoch_size=4000, batch_size=512, lr=5e-3, match_games=2, match_nodes=2000, min_correlation=0.5)
-FULL = dict(pretrain_positions=6_000_000, pretrain_epochs=20, generations=1, fine_tune=None, train_lambda=0.5, gen_args=BALANCED_OPENINGS, check_held_out=True, gen_threads=0, features="All,HalfKP", positions=2_000_000, depth=6, epochs=25, epoch_size=1_000_000, batch_size=16384, lr=1e-3, match_games=400, match_nodes=0, min_correlation=0.8)
+SMALL = dict(pretrain_positions=20_000, pretrain_epochs=8, generations=2, fine_tune="both", train_lambda=1.0, gen_args="", check_held_out=False, gen_threads=1, features="All", positions=4000, depth=3, epochs=8, epoch_size=4000, batch_size=512, lr=5e-3, lr_decay=1.0, match_games=2, match_nodes=2000, min_correlation=0.5)
+FULL = dict(pretrain_positions=6_000_000, pretrain_epochs=20, generations=1, fine_tune=None, train_lambda=0.5, gen_args=BALANCED_OPENINGS, check_held_out=True, gen_threads=0, features="All,HalfKP", positions=2_000_000, depth=6, epochs=120, epoch_size=1_000_000, batch_size=16384, lr=1e-3, lr_decay=0.98, match_games=400, match_nodes=0, min_correlation=0.8)
 
 
 def starting_points(args, k, feature_set, fine_tuned):
@@ -329,8 +334,9 @@ def parse_args():
     parser.add_argument("--epoch-size", type=int)
     parser.add_argument("--batch-size", type=int)
     parser.add_argument("--lr", type=float)
+    parser.add_argument("--lr-decay", type=float, help="learning-rate factor after every epoch (default 0.98; --small: 1)")
     parser.add_argument("--train-lambda", type=float, help="weight of the search score against the game result (default 0.5; --small: 1)")
-    parser.add_argument("--ft-size-all", type=int, default=256, help="All's transformer width (thesis: 512)")
+    parser.add_argument("--ft-size-all", type=int, default=512, help="All's transformer width (session 5: 512 beat 256)")
     parser.add_argument("--hidden-all", default="", help="All's hidden layers ('' = none: 768->Nx2->1)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--gen-threads", type=int, help="generation threads (default: --threads; --small: 1)")

@@ -21,35 +21,19 @@ fn reported_and_exported(dir: &Path, extra: &[&str]) -> (f64, f64) {
     let (train, validation) = material_teacher(dir);
     let net = dir.join("net.nnue");
     let reloaded = dir.join("reloaded.nnue");
-    let base = [
-        "train",
-        "--no-progress",
-        "--train",
-        train.to_str().unwrap(),
-        "--validation",
-        validation.to_str().unwrap(),
-        "--feature-set",
-        "All",
-        "--ft-size",
-        "256",
-        "--hidden=",
-        "--batch-size",
-        "64",
-        "--epoch-size",
-        "4800",
-        "--lr",
-        "0.005",
-        "--seed",
-        "3",
-    ];
-    let mut args = base.to_vec();
+    let model = "--feature-set All --ft-size 256 --hidden= --batch-size 64 --epoch-size 4800";
+    let mut base = vec!["train", "--no-progress", "--lr", "0.005", "--seed", "3"];
+    base.extend(model.split(' '));
+    base.extend(["--train", train.to_str().unwrap()]);
+    base.extend(["--validation", validation.to_str().unwrap()]);
+    let mut args = base.clone();
     args.extend(["--epochs", "4", "--output-net", net.to_str().unwrap()]);
     args.extend(["--loss-output-interval", "4800"]);
     args.extend(extra);
     let (ok, _, out, err) = learn(&args);
     assert!(ok, "{err}");
     let reported = last_startpos(&out);
-    let mut args = base.to_vec();
+    let mut args = base.clone();
     args.extend(["--epochs", "0", "--output-net", reloaded.to_str().unwrap()]);
     args.extend(["--init-net", net.to_str().unwrap()]);
     let (ok, _, out, err) = learn(&args);

@@ -7,7 +7,7 @@
 //!    `--threads`.
 //! 3. Dense tensors are updated.
 //!
-//! With `--quantization-aware` steps 1's dense layers are rounded copies
+//! With `--quantization-aware`, step 1 runs rounded copies of the dense layers
 //! ([`crate::model::fake_quant`]) and their gradients go to the float weights.
 
 use std::borrow::Cow;
