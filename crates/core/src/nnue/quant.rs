@@ -67,15 +67,40 @@ impl ParameterKind {
         }
     }
 
+    /// `(weights, biases)` of affine layer `k` of `layers` (the last one is the
+    /// output layer).
+    pub const fn of_layer(k: usize, layers: usize) -> (ParameterKind, ParameterKind) {
+        if k + 1 == layers {
+            (ParameterKind::OutputWeight, ParameterKind::OutputBias)
+        } else {
+            (ParameterKind::HiddenWeight, ParameterKind::HiddenBias)
+        }
+    }
+
+    /// The range of the integer type this kind is stored in.
+    fn int_range(self) -> (i64, i64) {
+        match self {
+            ParameterKind::Transformer => (i16::MIN.into(), i16::MAX.into()),
+            ParameterKind::HiddenWeight | ParameterKind::OutputWeight => {
+                (i8::MIN.into(), i8::MAX.into())
+            }
+            ParameterKind::HiddenBias | ParameterKind::OutputBias => {
+                (i32::MIN.into(), i32::MAX.into())
+            }
+        }
+    }
+
     /// The largest float value that quantizes without clamping for this kind's
     /// integer type (what trainers clip weights to).
     pub fn float_limit(self) -> f32 {
-        let max = match self {
-            ParameterKind::Transformer => f64::from(i16::MAX),
-            ParameterKind::HiddenWeight | ParameterKind::OutputWeight => f64::from(i8::MAX),
-            ParameterKind::HiddenBias | ParameterKind::OutputBias => f64::from(i32::MAX),
-        };
-        (max / f64::from(self.scale())) as f32
+        (self.int_range().1 as f64 / f64::from(self.scale())) as f32
+    }
+
+    /// `x` as the file will hold it: quantized in this kind's integer type (with
+    /// saturation) and back in float. What quantization-aware training runs.
+    pub fn rounded(self, x: f32) -> f32 {
+        let (min, max) = self.int_range();
+        self.to_float(self.quantize(x, min, max))
     }
 
     /// Quantizes an i16 parameter (transformer).
@@ -177,7 +202,6 @@ impl Network {
         layers: &[FloatAffine],
     ) -> Result<(Network, QuantizationReport), NetworkError> {
         let mut report = QuantizationReport::default();
-        let last = layers.len().saturating_sub(1);
         let ft_b = quantize_all(
             ft_biases,
             ParameterKind::Transformer,
@@ -192,11 +216,7 @@ impl Network {
             .iter()
             .enumerate()
             .map(|(k, layer)| {
-                let (wk, bk) = if k == last {
-                    (ParameterKind::OutputWeight, ParameterKind::OutputBias)
-                } else {
-                    (ParameterKind::HiddenWeight, ParameterKind::HiddenBias)
-                };
+                let (wk, bk) = ParameterKind::of_layer(k, layers.len());
                 (
                     quantize_all(&layer.biases, bk, &mut report.layers),
                     quantize_all(&layer.weights, wk, &mut report.layers),

@@ -16,25 +16,6 @@ use nnue_core::nnue::ParameterKind;
 use super::dense::Dense;
 use super::net::Model;
 
-/// `x` rounded to the grid of `kind` (as [`ParameterKind`] quantizes it, with
-/// saturation), back in float.
-fn snap(kind: ParameterKind, x: f32) -> f32 {
-    let q = match kind {
-        ParameterKind::HiddenWeight | ParameterKind::OutputWeight => i64::from(kind.to_i8(x)),
-        _ => i64::from(kind.to_i32(x)),
-    };
-    kind.to_float(q)
-}
-
-/// The parameter kinds of layer `k` of `layers`: `(weights, biases)`.
-fn kinds(k: usize, layers: usize) -> (ParameterKind, ParameterKind) {
-    if k + 1 == layers {
-        (ParameterKind::OutputWeight, ParameterKind::OutputBias)
-    } else {
-        (ParameterKind::HiddenWeight, ParameterKind::HiddenBias)
-    }
-}
-
 /// The dense layers with every weight and bias at the value the exported net
 /// will hold.
 pub fn quantized_dense(dense: &[Dense]) -> Vec<Dense> {
@@ -42,12 +23,12 @@ pub fn quantized_dense(dense: &[Dense]) -> Vec<Dense> {
         .iter()
         .enumerate()
         .map(|(k, layer)| {
-            let (wk, bk) = kinds(k, dense.len());
+            let (wk, bk) = ParameterKind::of_layer(k, dense.len());
             Dense {
                 inputs: layer.inputs,
                 outputs: layer.outputs,
-                wt: layer.wt.iter().map(|&w| snap(wk, w)).collect(),
-                b: layer.b.iter().map(|&b| snap(bk, b)).collect(),
+                wt: layer.wt.iter().map(|&w| wk.rounded(w)).collect(),
+                b: layer.b.iter().map(|&b| bk.rounded(b)).collect(),
             }
         })
         .collect()

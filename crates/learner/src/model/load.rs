@@ -74,11 +74,7 @@ fn exact_all<T: Copy + Into<i64>>(
 /// columns, which multiply zero inputs, are dropped).
 fn dense_of(net: &Network, k: usize) -> Result<Dense, String> {
     let layer = &net.layers()[k];
-    let (wk, bk) = if k + 1 == net.layers().len() {
-        (ParameterKind::OutputWeight, ParameterKind::OutputBias)
-    } else {
-        (ParameterKind::HiddenWeight, ParameterKind::HiddenBias)
-    };
+    let (wk, bk) = ParameterKind::of_layer(k, net.layers().len());
     let what = format!("layer {k} bias");
     let mut dense = Dense::zeros(layer.inputs, layer.outputs);
     dense.b = exact_all(&layer.biases, bk, &what)?;

@@ -38,15 +38,6 @@ pub fn ft_limit() -> f32 {
 
 /// `(weight, bias)` limits of dense layer `k` of `layers`.
 pub fn dense_limits(k: usize, layers: usize) -> (f32, f32) {
-    if k + 1 == layers {
-        (
-            ParameterKind::OutputWeight.float_limit(),
-            ParameterKind::OutputBias.float_limit(),
-        )
-    } else {
-        (
-            ParameterKind::HiddenWeight.float_limit(),
-            ParameterKind::HiddenBias.float_limit(),
-        )
-    }
+    let (weights, biases) = ParameterKind::of_layer(k, layers);
+    (weights.float_limit(), biases.float_limit())
 }
