@@ -10,7 +10,9 @@ Generation 0 then labels balanced self-play positions with the classical evaluat
 (`nnue-gen-sfen generate --use-nnue false`); every later generation k labels them with
 net k-1 (`--eval-file`). After each generation, one net per feature set is trained on
 all the data so far (`nnue-learn train --quantization-aware`), starting from its pretrained net, and with
-`--fine-tune` also from net k-1 (`-ft` steps, to compare the two). Each net's
+`--fine-tune` also from net k-1 (`-ft` steps, to compare the two; 40 epochs at a lower
+rate). A run that carries on from a committed net (`--init-net`) labels its generation 0
+with that net, fine-tunes from it, and can add earlier sessions' data (`--data`). Each net's
 evaluations are checked against the training scores (Pearson correlation through the
 engine's `eval` command, on the held-out tail of the data; with --small, over the
 whole small set), and it plays a match against the classical evaluation
@@ -124,7 +126,8 @@ def generate(run, args, step, positions, depth, options):
 
 
 def self_play(run, args, k, label_net):
-    """Generation k: balanced self-play labelled by net k-1 (classical for k = 0)."""
+    """Generation k: balanced self-play labelled by net k-1 (for k = 0: the classical
+    evaluation, or the --init-net a run carries on from)."""
     labels = ["--eval-file", label_net] if label_net else ["--use-nnue", "false"]
     return generate(run, args, f"gen{k}", args.positions, args.depth, labels + shlex.split(args.gen_args))
 
@@ -298,8 +301,8 @@ BALANCED_OPENINGS = "--random-multi-pv 4 --random-multi-pv-diff 100 --random-mov
 # check, are then the same on every run (several threads interleave whole games in
 # the order they finish).
 # Its held-out tail is only a game or two, so its check samples the whole (training) set.
-SMALL = dict(pretrain_positions=20_000, pretrain_epochs=8, generations=2, fine_tune="both", train_lambda=1.0, gen_args="", check_held_out=False, gen_threads=1, features="All", positions=4000, depth=3, epochs=8, epoch_size=4000, batch_size=512, lr=5e-3, lr_decay=1.0, match_games=2, match_nodes=2000, min_correlation=0.5)
-FULL = dict(pretrain_positions=6_000_000, pretrain_epochs=20, generations=1, fine_tune=None, train_lambda=0.5, gen_args=BALANCED_OPENINGS, check_held_out=True, gen_threads=0, features="All,HalfKP", positions=2_000_000, depth=6, epochs=120, epoch_size=1_000_000, batch_size=16384, lr=1e-3, lr_decay=0.98, match_games=400, match_nodes=0, min_correlation=0.8)
+SMALL = dict(pretrain_positions=20_000, pretrain_epochs=8, generations=2, fine_tune="both", train_lambda=1.0, gen_args="", check_held_out=False, gen_threads=1, features="All", positions=4000, depth=3, epochs=8, epoch_size=4000, batch_size=512, lr=5e-3, lr_decay=1.0, match_games=2, match_nodes=2000, min_correlation=0.5, fine_tune_epochs=8, fine_tune_lr=5e-3, fine_tune_lr_decay=1.0)
+FULL = dict(pretrain_positions=6_000_000, pretrain_epochs=20, generations=1, fine_tune=None, train_lambda=0.5, gen_args=BALANCED_OPENINGS, check_held_out=True, gen_threads=0, features="All,HalfKP", positions=2_000_000, depth=6, epochs=120, epoch_size=1_000_000, batch_size=16384, lr=1e-3, lr_decay=0.98, match_games=400, match_nodes=0, min_correlation=0.8, fine_tune_epochs=40, fine_tune_lr=3e-4, fine_tune_lr_decay=0.97)
 
 
 def starting_points(args, k, feature_set, fine_tuned):
@@ -318,6 +321,13 @@ def starting_points(args, k, feature_set, fine_tuned):
     if previous is None:
         return [None]
     return [previous] if args.fine_tune == "only" else [None, previous]
+
+
+def fine_tune_settings(args):
+    """A fine-tuning run's length and rate: shorter and gentler than from scratch, as
+    the net starts trained (session 6: 40 epochs at 3e-4 x0.97 from gen4-all512 on
+    all the data beat 120 epochs from random weights, docs/RESULTS.md)."""
+    return dict(epochs=args.fine_tune_epochs, lr=args.fine_tune_lr, lr_decay=args.fine_tune_lr_decay)
 
 
 def parse_args():
@@ -353,7 +363,11 @@ def parse_args():
         "--fine-tune", choices=["both", "only"],
         help="also train each generation k>0 fine-tuned from net k-1 (both: and from scratch, to compare; only: fine-tuned only)",
     )
-    parser.add_argument("--init-net", help="with --fine-tune: the net generation 0 is fine-tuned from (e.g. a committed nets/*.nnue)")
+    parser.add_argument("--fine-tune-epochs", type=int, help="epochs of a fine-tuning run (default 40; --small: 8)")
+    parser.add_argument("--fine-tune-lr", type=float, help="its learning rate (default 3e-4: the net is already trained; --small: 5e-3)")
+    parser.add_argument("--fine-tune-lr-decay", type=float, help="its learning-rate factor per epoch (default 0.97; --small: 1)")
+    parser.add_argument("--init-net", help="a committed net to carry on from (e.g. nets/gen4-all512.nnue): it labels generation 0, which is fine-tuned from it")
+    parser.add_argument("--data", nargs="*", default=[], help="earlier generations' .bin files that every training also uses")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
     args = parser.parse_args()
     for key, value in (SMALL if args.small else FULL).items():
@@ -364,6 +378,9 @@ def parse_args():
         args.fine_tune = args.fine_tune or "only"
         if not os.path.isfile(args.init_net):
             parser.error(f"--init-net {args.init_net}: no such file")
+    for path in args.data:
+        if not os.path.isfile(path):
+            parser.error(f"--data {path}: no such file")
     return args
 
 
@@ -372,7 +389,9 @@ def main():
     run = Run(args.run_dir)
     run.log({"start": vars(args)})
     build(run, args)
-    data, label_net = [], None
+    # Generation 0 is labelled by the classical evaluation, or by the committed net a
+    # run carries on from (session 6 labelled generations 5 and 6 with gen4-all512).
+    data, label_net = list(args.data), args.init_net
     features = args.features.split(",")
     # Each feature set's pretrained net, made when a training first needs it.
     pretrained = {}
@@ -386,7 +405,8 @@ def main():
                 name = f"{k}-{feature_set}" + ("-ft" if init_net else "")
                 if not init_net and feature_set not in pretrained:
                     pretrained[feature_set] = pretrain(run, args, feature_set)
-                net = train(run, args, name, feature_set, data, init_net or pretrained[feature_set])
+                settings = fine_tune_settings(args) if init_net else None
+                net = train(run, args, name, feature_set, data, init_net or pretrained[feature_set], settings)
                 check(run, args, net, data[-1])
                 match(run, args, net)
                 if init_net:
