@@ -13,6 +13,7 @@ status 0 on success; each failure is printed.
 """
 
 import logging
+import re
 import sys
 import time
 
@@ -60,7 +61,8 @@ def handshake(engine):
 
 def evalfile_default(engine):
     default = engine.options["EvalFile"].default
-    check(default in ("<empty>", "default.nnue"), f"EvalFile default is a real value: {default!r}")
+    # No net: the UCI empty string; an embedded net: Stockfish's nn-<12 hex digits>.nnue.
+    check(default == "<empty>" or re.fullmatch(r"nn-[0-9a-f]{12}\.nnue", default), f"EvalFile default is a real value: {default!r}")
     # python-chess sends the option back like this when it restores a configuration.
     engine.configure({"EvalFile": default})
     engine.ping()

@@ -6,12 +6,14 @@ use std::sync::Arc;
 
 use nnue_core::nnue::{Network, NetworkError};
 
-/// The `EvalFile` option's default: the embedded net's file name, or `<empty>` (the
-/// UCI spelling of an empty string) when the binary has none. GUIs and python-chess
-/// send the advertised default back when they restore options, so it must be a
-/// real value: setting `EvalFile` to it goes back to the built-in evaluation.
+/// The `EvalFile` option's default: the embedded net's Stockfish-style name
+/// (`nn-` + 12 hex digits of its SHA-256 + `.nnue`, set by `build.rs`), or `<empty>`
+/// (the UCI spelling of an empty string) when the binary has none. GUIs and
+/// python-chess send the advertised default back when they restore options, so it
+/// must be a real value that survives their parsing: setting `EvalFile` to it goes
+/// back to the built-in evaluation.
 #[cfg(embedded_net)]
-pub const DEFAULT_EVAL_FILE: &str = "default.nnue";
+pub const DEFAULT_EVAL_FILE: &str = env!("NNUE_DEFAULT_NAME");
 #[cfg(not(embedded_net))]
 pub const DEFAULT_EVAL_FILE: &str = "<empty>";
 

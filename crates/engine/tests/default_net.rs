@@ -1,6 +1,8 @@
 //! The net compiled into the binary is exactly `nets/default.nnue` (when that file
 //! exists; none otherwise), and the engine starts on it: its first `info string`
-//! names the net, and `eval` gives that net's value of the position.
+//! names the net by Stockfish's convention (`nn-` + 12 hex digits of its SHA-256),
+//! and `eval` gives that net's value of the position. The advertised name must
+//! survive python-chess's option parser, which splits values at UCI keywords.
 
 mod support;
 
@@ -8,7 +10,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use nnue_core::nnue::evaluate;
-use nnue_engine::default_net;
+use nnue_core::nnue::sha256::stockfish_name;
+use nnue_engine::default_net::{self, DEFAULT_EVAL_FILE};
 use shakmaty::Chess;
 use support::Engine;
 
@@ -36,7 +39,9 @@ fn the_engine_starts_on_the_embedded_net() {
     let mut e = Engine::start();
     let ready = e.sync();
     let summary = net.architecture().summary();
-    let named = format!("info string NNUE evaluation using default.nnue [{summary}] enabled");
+    let name = stockfish_name(default_net::bytes().expect("embedded"));
+    assert_eq!(DEFAULT_EVAL_FILE, name);
+    let named = format!("info string NNUE evaluation using {name} [{summary}] enabled");
     assert!(ready.contains(&named), "{ready:?}");
 
     e.send("position startpos");
@@ -48,4 +53,21 @@ fn the_engine_starts_on_the_embedded_net() {
     let line = format!("NNUE evaluation {expected} (side to move, internal units)");
     assert!(lines.contains(&line), "{lines:?}");
     e.quit();
+}
+
+/// The words python-chess's `option` parser splits at (on word boundaries, so
+/// `default.nnue` would come back as `.nnue`).
+const UCI_OPTION_KEYWORDS: [&str; 6] = ["name", "type", "default", "min", "max", "var"];
+
+#[test]
+fn the_advertised_name_has_no_uci_keyword() {
+    let words: Vec<&str> = DEFAULT_EVAL_FILE
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .collect();
+    for keyword in UCI_OPTION_KEYWORDS {
+        assert!(
+            !words.contains(&keyword),
+            "{DEFAULT_EVAL_FILE} contains {keyword}"
+        );
+    }
 }

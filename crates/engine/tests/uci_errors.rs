@@ -8,6 +8,7 @@ mod support;
 use std::process::{Command, Output};
 use std::time::Duration;
 
+use nnue_core::nnue::sha256::stockfish_name;
 use nnue_core::nnue::{random_network, Architecture};
 use nnue_engine::default_net::{self, DEFAULT_EVAL_FILE};
 use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess};
@@ -102,10 +103,9 @@ fn negative_go_limits_are_error_lines_and_the_search_answers() {
 
 #[test]
 fn evalfile_default_is_advertised_and_accepted_back() {
-    let expected = if default_net::bytes().is_some() {
-        "default.nnue"
-    } else {
-        "<empty>"
+    let expected = match default_net::bytes() {
+        Some(bytes) => stockfish_name(bytes),
+        None => "<empty>".to_string(),
     };
     assert_eq!(DEFAULT_EVAL_FILE, expected);
     let mut e = Engine::start();
@@ -137,11 +137,11 @@ fn evalfile_default_is_advertised_and_accepted_back() {
     let got = e.sync();
     assert!(errors(&got).is_empty(), "{got:?}");
     let back = if default_net::bytes().is_some() {
-        "NNUE evaluation using default.nnue"
+        format!("NNUE evaluation using {expected}")
     } else {
-        "classical evaluation in use: this binary embeds no network"
+        "classical evaluation in use: this binary embeds no network".to_string()
     };
-    assert!(got.iter().any(|l| l.contains(back)), "{got:?}");
+    assert!(got.iter().any(|l| l.contains(&back)), "{got:?}");
     e.quit();
     std::fs::remove_dir_all(&dir).ok();
 }
