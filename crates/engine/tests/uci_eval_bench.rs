@@ -6,7 +6,9 @@ mod support;
 use std::process::Command;
 use std::time::Duration;
 
+use nnue_core::nnue::sha256::stockfish_name;
 use nnue_core::nnue::{random_network, Architecture};
+use nnue_engine::default_net;
 use support::{test_data_text, Engine};
 
 const LONG: Duration = Duration::from_secs(120);
@@ -105,6 +107,27 @@ fn bench_signature_is_pinned() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(bench_nodes(&text), BENCH_SIGNATURE_CLASSICAL, "{text}");
+}
+
+/// The embedded default net (`nets/default.nnue`) and `bench`'s node count with it
+/// at depth 13, as Stockfish pins its bench to its default net. Replacing the net
+/// changes both: update them and docs/BENCHMARKS.md together.
+const DEFAULT_NET_NAME: &str = "nn-3b5b412ada6b.nnue";
+const BENCH_SIGNATURE_DEFAULT_NET: u64 = 3_665_012;
+
+#[test]
+fn bench_signature_with_the_default_net_is_pinned() {
+    let Some(bytes) = default_net::bytes() else {
+        return; // a build without nets/default.nnue benches classical
+    };
+    assert_eq!(stockfish_name(bytes), DEFAULT_NET_NAME);
+    let out = Command::new(env!("CARGO_BIN_EXE_nnue"))
+        .arg("bench")
+        .output()
+        .expect("run nnue bench");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(bench_nodes(&text), BENCH_SIGNATURE_DEFAULT_NET, "{text}");
 }
 
 #[test]
