@@ -3,9 +3,9 @@
 use std::path::Path;
 
 use nnue_core::data::{
-    AtomicOutput, BinpackWriter, DataError, ReaderOptions, RecordPolicy, TrainingDataWriter,
-    Validation,
+    BinpackWriter, DataError, ReaderOptions, RecordPolicy, TrainingDataWriter, Validation,
 };
+use nnue_core::output::AtomicOutput;
 use nnue_core::packed::PADDING_BYTE;
 
 use crate::error::CliError;

@@ -17,6 +17,9 @@ pub enum CliError {
     /// A subcommand argument is unusable.
     #[error("{0}")]
     Usage(String),
+    /// An output path breaks the output rule, or writing it failed.
+    #[error("{0}")]
+    Output(#[from] nnue_core::output::OutputError),
     /// `generate` or `shuffle` failed.
     #[error("{0}")]
     Generate(#[from] crate::generate::error::GenerateError),
@@ -30,6 +33,7 @@ impl CliError {
             | CliError::SameFile(_)
             | CliError::Usage(_) => EXIT_USAGE,
             CliError::Generate(g) if g.is_usage() => EXIT_USAGE,
+            CliError::Output(o) if o.is_usage() => EXIT_USAGE,
             _ => EXIT_FAILURE,
         }
     }

@@ -20,7 +20,8 @@
 
 use std::path::{Path, PathBuf};
 
-use nnue_core::data::{AtomicOutput, DataError, ReaderOptions, TrainingDataWriter, Validation};
+use nnue_core::data::{DataError, ReaderOptions, TrainingDataWriter, Validation};
+use nnue_core::output::AtomicOutput;
 use nnue_core::packed::PackedSfenValue;
 use nnue_engine::search::{Limits, Searcher};
 use shakmaty::Chess;

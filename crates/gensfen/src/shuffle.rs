@@ -20,8 +20,9 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use nnue_core::data::{
-    AtomicOutput, DataFormat, ReaderOptions, TrainingDataReader, TrainingDataWriter, Validation,
+    DataFormat, ReaderOptions, TrainingDataReader, TrainingDataWriter, Validation,
 };
+use nnue_core::output::AtomicOutput;
 use nnue_core::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
 
 use crate::generate::error::GenerateError;

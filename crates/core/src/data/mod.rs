@@ -10,7 +10,6 @@
 //! Every reader validates and reports errors that name the file and the
 //! record index, chunk and entry, or line, and no reader panics on any input.
 
-mod atomic;
 pub mod binpack;
 mod error;
 mod format;
@@ -22,7 +21,6 @@ mod training_reader;
 mod training_writer;
 mod writer;
 
-pub use atomic::AtomicOutput;
 pub use binpack::{BinpackReader, BinpackWriter};
 pub use error::{ChunkError, DataError, PlainError, RecordError, StoreError};
 pub use format::DataFormat;

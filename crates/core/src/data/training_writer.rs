@@ -103,7 +103,7 @@ impl TrainingDataWriter {
     }
 
     /// Writes `format` to an open file (e.g. an
-    /// [`super::AtomicOutput`] temporary); `path` names it in errors.
+    /// [`crate::output::AtomicOutput`] temporary); `path` names it in errors.
     pub fn from_file(
         file: File,
         path: impl AsRef<Path>,

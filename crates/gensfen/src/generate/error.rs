@@ -59,6 +59,9 @@ pub enum GenerateError {
     /// Writing or reading training data failed.
     #[error("{0}")]
     Data(#[from] DataError),
+    /// An output path breaks the output rule, or writing it failed.
+    #[error("{0}")]
+    Output(#[from] nnue_core::output::OutputError),
 }
 
 impl GenerateError {

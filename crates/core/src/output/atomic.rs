@@ -3,7 +3,7 @@
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 
-use super::error::DataError;
+use super::OutputError;
 
 /// A temporary file next to the destination, renamed over it on
 /// [`AtomicOutput::commit`] and deleted if dropped uncommitted — so a
@@ -21,7 +21,7 @@ impl AtomicOutput {
     pub fn create(
         final_path: impl AsRef<Path>,
         append: bool,
-    ) -> Result<(AtomicOutput, File), DataError> {
+    ) -> Result<(AtomicOutput, File), OutputError> {
         let final_path = final_path.as_ref().to_path_buf();
         let name = final_path
             .file_name()
@@ -35,16 +35,16 @@ impl AtomicOutput {
         };
         if append && guard.final_path.exists() {
             fs::copy(&guard.final_path, &guard.temp_path)
-                .map_err(|e| DataError::io(&guard.final_path, e))?;
+                .map_err(|e| OutputError::io(&guard.final_path, e))?;
         }
         let file = fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&guard.temp_path)
-            .map_err(|e| DataError::io(&guard.temp_path, e))?;
+            .map_err(|e| OutputError::io(&guard.temp_path, e))?;
         if !append {
             file.set_len(0)
-                .map_err(|e| DataError::io(&guard.temp_path, e))?;
+                .map_err(|e| OutputError::io(&guard.temp_path, e))?;
         }
         Ok((guard, file))
     }
@@ -60,9 +60,9 @@ impl AtomicOutput {
     }
 
     /// Renames the temporary file to the destination.
-    pub fn commit(mut self) -> Result<(), DataError> {
+    pub fn commit(mut self) -> Result<(), OutputError> {
         fs::rename(&self.temp_path, &self.final_path)
-            .map_err(|e| DataError::io(&self.final_path, e))?;
+            .map_err(|e| OutputError::io(&self.final_path, e))?;
         self.committed = true;
         Ok(())
     }
@@ -74,4 +74,17 @@ impl Drop for AtomicOutput {
             let _ = fs::remove_file(&self.temp_path);
         }
     }
+}
+
+/// Writes `bytes` to `path` through an [`AtomicOutput`]: readers see the old
+/// file or the whole new one, never a half-written one (a net or checkpoint
+/// interrupted by a signal or a full disk leaves the previous version).
+pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> Result<(), OutputError> {
+    use std::io::Write;
+    let (guard, mut file) = AtomicOutput::create(path, false)?;
+    file.write_all(bytes)
+        .and_then(|()| file.sync_data())
+        .map_err(|e| OutputError::io(guard.temp_path(), e))?;
+    drop(file);
+    guard.commit()
 }
