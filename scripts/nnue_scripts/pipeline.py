@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """The whole NNUE loop with the toolkit's three programs, resumable step by step.
 
-    scripts/pipeline.py [--small] [--run-dir DIR] [--generations K] [--positions N]
-                        [--depth D] [--features HalfKP,All] [--epochs E] [--match-games G]
+    python -m nnue_scripts.pipeline [--small] [--run-dir DIR] [--generations K] [--positions N]
+                                    [--depth D] [--features HalfKP,All] [--epochs E] [--match-games G]
 
 First the classical evaluation is distilled into each net (pretraining: a few million
 positions from games of mostly random moves, labelled by a 1-ply classical search).
@@ -16,7 +15,7 @@ with that net, fine-tunes from it, and can add earlier sessions' data (`--data`)
 evaluations are checked against the training scores (Pearson correlation through the
 engine's `eval` command, on the held-out tail of the data; with --small, over the
 whole small set), and it plays a match against the classical evaluation
-(`scripts/match.py`, `EvalFile` vs `Use NNUE=false`, equal time).
+(`nnue_scripts.match`, `EvalFile` vs `Use NNUE=false`, equal time).
 
 Every step writes `DIR/<step>.done` (JSON: command, parameters, seconds, results) when
 it finishes, and is skipped when that file exists, so an interrupted run continues
@@ -35,8 +34,12 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RELEASE = os.path.join(ROOT, "target", "release")
+from . import common
+
+ROOT = common.ROOT
+RELEASE = common.RELEASE
+# The folder that holds this package: put on the PYTHONPATH of the match it starts.
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RECORD_BYTES = 40
 # Positions whose evaluations are compared with their training scores.
 CORRELATION_SAMPLE = 400
@@ -84,12 +87,18 @@ class Run:
     def execute(self, step, command, capture=False):
         self.log({"step": step, "command": command})
         print(f"[{step}] $ {' '.join(command)}", flush=True)
-        result = subprocess.run(command, cwd=ROOT, text=True, capture_output=capture)
+        result = subprocess.run(command, cwd=ROOT, env=child_environment(), text=True, capture_output=capture)
         if result.returncode != 0:
             if capture:
                 sys.stderr.write(result.stdout + result.stderr)
             sys.exit(f"pipeline.py: error: step {step} failed (exit {result.returncode}): {' '.join(command)}")
         return result.stdout if capture else None
+
+
+def child_environment():
+    """This environment, with this package importable by the Python it starts."""
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": PACKAGE_PARENT + (os.pathsep + path if path else "")}
 
 
 def build(run, args):
@@ -276,7 +285,7 @@ def match(run, args, net):
     if os.path.exists(pgn):
         os.remove(pgn)  # a match restarts whole: its games are not resumable one by one
     command = [
-        sys.executable, os.path.join(ROOT, "scripts", "match.py"),
+        sys.executable, "-m", "nnue_scripts.match",
         "--engine", binary("nnue"),
         "--name-a", f"net{net_name(net)}", "--name-b", "classical",
         "--option-a", f"EvalFile={net}", "--option-b", "Use NNUE=false",
