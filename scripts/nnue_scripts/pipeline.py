@@ -11,7 +11,7 @@ net k-1 (`--eval-file`). After each generation, one net per feature set is train
 all the data so far (`nnue-learn train --quantization-aware`), starting from its pretrained net, and with
 `--fine-tune` also from net k-1 (`-ft` steps, to compare the two; 40 epochs at a lower
 rate). A run that carries on from a committed net (`--init-net`) labels its generation 0
-with that net, fine-tunes from it, and can add earlier sessions' data (`--data`). Each net's
+with that net, fine-tunes from it, and can add earlier runs' data (`--data`). Each net's
 evaluations are checked against the training scores (Pearson correlation through the
 engine's `eval` command, on the held-out tail of the data; with --small, over the
 whole small set), and it plays a match against the classical evaluation
@@ -318,7 +318,7 @@ def starting_points(args, k, feature_set, fine_tuned):
     """How net k of `feature_set` is trained: None = from scratch, a path = fine-tuned
     from that net. With --fine-tune, generation k>0 continues the fine-tuned chain
     (net k-1 of it, or the from-scratch net k-1 where the chain has not started), and
-    generation 0 starts from --init-net (a committed net a new session carries on
+    generation 0 starts from --init-net (a committed net a new run carries on
     from); `both` also trains from scratch, so the two can be compared."""
     previous = None
     if args.fine_tune:
@@ -334,7 +334,7 @@ def starting_points(args, k, feature_set, fine_tuned):
 
 def fine_tune_settings(args):
     """A fine-tuning run's length and rate: shorter and gentler than from scratch, as
-    the net starts trained (session 6: 40 epochs at 3e-4 x0.97 from gen4-all512 on
+    the net starts trained (the default net: 40 epochs at 3e-4 x0.97 from gen4-all512 on
     all the data beat 120 epochs from random weights, docs/RESULTS.md)."""
     return dict(epochs=args.fine_tune_epochs, lr=args.fine_tune_lr, lr_decay=args.fine_tune_lr_decay)
 
@@ -355,7 +355,7 @@ def parse_args():
     parser.add_argument("--lr", type=float)
     parser.add_argument("--lr-decay", type=float, help="learning-rate factor after every epoch (default 0.98; --small: 1)")
     parser.add_argument("--train-lambda", type=float, help="weight of the search score against the game result (default 0.5; --small: 1)")
-    parser.add_argument("--ft-size-all", type=int, default=512, help="All's transformer width (session 5: 512 beat 256)")
+    parser.add_argument("--ft-size-all", type=int, default=512, help="All's transformer width (generation 4 in docs/RESULTS.md: 512 beat 256)")
     parser.add_argument("--hidden-all", default="", help="All's hidden layers ('' = none: 768->Nx2->1)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--gen-threads", type=int, help="generation threads (default: --threads; --small: 1)")
@@ -399,7 +399,7 @@ def main():
     run.log({"start": vars(args)})
     build(run, args)
     # Generation 0 is labelled by the classical evaluation, or by the committed net a
-    # run carries on from (session 6 labelled generations 5 and 6 with gen4-all512).
+    # run carries on from (gen4-all512 labelled generations 5 and 6).
     data, label_net = list(args.data), args.init_net
     features = args.features.split(",")
     # Each feature set's pretrained net, made when a training first needs it.
