@@ -234,7 +234,7 @@ def usable_opponents(opponents, args, notes):
 
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m nnue_scripts.gauntlet", description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=common.DEFAULT_ENGINE)
     parser.add_argument("--player", action="append", default=[], help="NAME[:Name=Value,...] (repeatable)")
     parser.add_argument("--opponent", action="append", default=[], help="NAME:COMMAND[:uci|xboard][:Name=Value,...]")

@@ -48,7 +48,7 @@ def make_line(engine, rng, plies, spread):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m nnue_scripts.make_openings", description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default="/usr/games/stockfish")
     parser.add_argument("--count", type=int, default=250)
     parser.add_argument("--plies", type=int, default=8)

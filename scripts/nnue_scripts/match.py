@@ -269,7 +269,7 @@ def check_game_arguments(parser, args):
 
 
 def parse_args():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m nnue_scripts.match", description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=common.DEFAULT_ENGINE)
     parser.add_argument("--opponent", default=None, help="second engine (default: the same)")
     parser.add_argument("--name-a", default=None)

@@ -340,7 +340,7 @@ def fine_tune_settings(args):
 
 
 def parse_args():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m nnue_scripts.pipeline", description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="thousands of positions, minutes (the end-to-end check)")
     parser.add_argument("--run-dir", default=None, help="default: runs/small or runs/main")
     parser.add_argument("--generations", type=int, help="default 1 (--small: 2, the second fine-tuned as well)")

@@ -133,7 +133,7 @@ def fast_game(path, plies=60, base=3.0, inc=0.05):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
         sys.exit(__doc__)
     path = sys.argv[1]
     engine = common.start_engine(path)

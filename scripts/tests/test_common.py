@@ -1,6 +1,6 @@
 """Checks the helpers every script shares (nnue_scripts.common): `Name=Value` options,
 the opening book, the repository's paths and starting an engine. The statistics are
-checked in test_elo.py."""
+checked in tests/test_elo.py."""
 
 import logging
 import os
