@@ -3,17 +3,21 @@
 # do. They are kept out of `cargo test` so that the test suite needs nothing but the
 # Rust toolchain; CI (.ci/run) runs this script after the tests.
 #
-#   scripts/python_checks.sh            match statistics (scripts/test_elo.py), the
-#                                       gauntlet's rating fit and report (test_rating_fit.py,
-#                                       test_gauntlet.py: no engines needed) and UCI
-#                                       conformance (scripts/uci_conformance.py)
+#   scripts/python_checks.sh            the scripts' unit tests (python -m unittest
+#                                       discover -s scripts: match statistics, shared
+#                                       helpers, the gauntlet's rating fit and report; no
+#                                       other engine needed) and UCI conformance
+#                                       (python -m nnue_scripts.uci_conformance)
 #   scripts/python_checks.sh --match    and the 20-game self-play acceptance match
-#   scripts/python_checks.sh --pipeline and the small end-to-end pipeline (scripts/pipeline.py
-#                                       --small: generate, train, evaluate, play)
+#   scripts/python_checks.sh --pipeline and the small end-to-end pipeline
+#                                       (python -m nnue_scripts.pipeline --small: generate,
+#                                       train, evaluate, play)
 #
-# python-chess is installed into a virtual environment under target/ the first time
-# (set NNUE_PYTHON to a python3 that already has it to skip that). The engine is
-# built with `cargo build --release --bin nnue`.
+# The scripts' package (scripts/pyproject.toml, nnue-scripts) and python-chess are
+# installed into a virtual environment under target/ the first time (`pip install -e
+# scripts`; set NNUE_PYTHON to a python3 that already has python-chess to skip that: the
+# package is then taken from scripts/). The engine is built with
+# `cargo build --release --bin nnue`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,30 +39,31 @@ done
 python="${NNUE_PYTHON:-}"
 if [ -z "$python" ]; then
   venv=target/python-checks-venv
-  if ! "$venv/bin/python" -c 'import chess' 2>/dev/null; then
-    echo "python_checks.sh: installing python-chess into $venv" >&2
+  # An editable install: the venv runs the package from scripts/, so edits need no reinstall.
+  if ! "$venv/bin/python" -c 'import chess, nnue_scripts' 2>/dev/null; then
+    echo "python_checks.sh: installing python-chess and the scripts' package into $venv" >&2
     python3 -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet chess
+    "$venv/bin/python" -m pip install --quiet --editable scripts
   fi
   python="$venv/bin/python"
+else
+  export PYTHONPATH="$PWD/scripts${PYTHONPATH:+:$PYTHONPATH}"
 fi
 
 cargo build --release --bin nnue
 engine=target/release/nnue
 
-"$python" scripts/test_elo.py
-"$python" scripts/test_rating_fit.py
-"$python" scripts/test_gauntlet.py
-"$python" scripts/uci_conformance.py "$engine"
+"$python" -m unittest discover --start-directory scripts
+"$python" -m nnue_scripts.uci_conformance "$engine"
 
 if $match; then
   # Acceptance match: no illegal move, crash or time forfeit in 20 self-play games.
-  "$python" scripts/match.py --engine "$engine" --games 20 --tc 1+0.1 --concurrency 2
+  "$python" -m nnue_scripts.match --engine "$engine" --games 20 --tc 1+0.1 --concurrency 2
 fi
 
 if $pipeline; then
   # Generate a few thousand positions, train a short run, check that the engine loads
   # the net and that its evaluations correlate with the training scores, play two games.
   rm -rf target/pipeline-small
-  "$python" scripts/pipeline.py --small --run-dir target/pipeline-small
+  "$python" -m nnue_scripts.pipeline --small --run-dir target/pipeline-small
 fi

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Writes a book of balanced, varied opening positions (EPD) for engine matches.
 
-    scripts/make_openings.py --engine /usr/games/stockfish --count 250 --plies 8 \
-        --seed 1 --out data/openings.epd
+    python -m nnue_scripts.make_openings --engine /usr/games/stockfish --count 250 \
+        --plies 8 --seed 1 --out data/openings.epd
 
 Each opening starts from the initial position; at every ply the reference engine
 (any UCI engine, Debian's Stockfish by default) proposes its best moves (MultiPV) at a
@@ -17,11 +16,11 @@ import argparse
 import random
 import sys
 
-try:
-    import chess
-    import chess.engine
-except ImportError:
-    sys.exit("make_openings.py needs python-chess: pip install chess")
+from . import common
+
+common.require_chess("make_openings.py")
+import chess  # noqa: E402
+import chess.engine  # noqa: E402
 
 # Shallow search per ply: enough to avoid blunders, cheap enough for hundreds of lines.
 PLY_DEPTH = 8
@@ -49,7 +48,7 @@ def make_line(engine, rng, plies, spread):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m nnue_scripts.make_openings", description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default="/usr/games/stockfish")
     parser.add_argument("--count", type=int, default=250)
     parser.add_argument("--plies", type=int, default=8)
@@ -62,8 +61,7 @@ def main():
     rng = random.Random(args.seed)
     seen = set()
     lines = []
-    with chess.engine.SimpleEngine.popen_uci(args.engine) as engine:
-        engine.configure({"Threads": 1, "Hash": 64})
+    with common.start_engine(args.engine, {"Threads": 1, "Hash": 64}) as engine:
         attempts = 0
         while len(lines) < args.count and attempts < args.count * 20:
             attempts += 1

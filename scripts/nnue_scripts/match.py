@@ -1,19 +1,18 @@
-#!/usr/bin/env python3
 """Plays a match between two UCI engines, or one engine with two option sets, through
 python-chess, and reports the Elo difference with its 95 % interval.
 
-    scripts/match.py [--engine PATH] [--opponent PATH]
-                     [--option Name=Value ...] [--option-a Name=Value ...] [--option-b Name=Value ...]
-                     [--games 20] [--tc 1+0.1 [--movestogo N] | --movetime S | --nodes N]
-                     [--book data/openings.epd] [--book-seed 0] [--concurrency 2]
-                     [--max-plies 400] [--pgn FILE] [--sprt elo0,elo1,alpha,beta]
+    python -m nnue_scripts.match [--engine PATH] [--opponent PATH]
+                                 [--option Name=Value ...] [--option-a Name=Value ...] [--option-b Name=Value ...]
+                                 [--games 20] [--tc 1+0.1 [--movestogo N] | --movetime S | --nodes N]
+                                 [--book data/openings.epd] [--book-seed 0] [--concurrency 2]
+                                 [--max-plies 400] [--pgn FILE] [--sprt elo0,elo1,alpha,beta]
 
 Engine A is --engine with --option and --option-a; engine B is --opponent (default: the
 same binary) with --option and --option-b. So `--option-a "Use NNUE=true" --option-b
 "Use NNUE=false"` plays the net against the classical evaluation at equal time.
 
 Each opening of the book (EPD, one position per line; data/openings.epd is made by
-scripts/make_openings.py) is played twice with colours swapped; --book-seed rotates where
+nnue_scripts.make_openings) is played twice with colours swapped; --book-seed rotates where
 in the book the match starts. The clock is kept here, like a GUI: wall time from `go` to
 `bestmove` is charged, so pipe and process latency count against the engine (with
 --movestogo N the base time is added back every N moves of each side). Games end by the
@@ -35,20 +34,12 @@ import sys
 import threading
 import time
 
-try:
-    import chess
-    import chess.engine
-    import chess.pgn
-except ImportError:
-    sys.exit("match.py needs python-chess: pip install chess")
+from . import common
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import elo  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_BOOK = os.path.join(ROOT, "data", "openings.epd")
-# Seconds an engine may take to start and answer `uci`/`isready`.
-ENGINE_START_TIMEOUT = 30
+common.require_chess("match.py")
+import chess  # noqa: E402
+import chess.engine  # noqa: E402
+import chess.pgn  # noqa: E402
 
 
 def parse_tc(text):
@@ -56,42 +47,18 @@ def parse_tc(text):
     return float(base), float(inc or 0)
 
 
-def split_option(text):
-    """'Name=Value' as (name, value), stripped; None when there is no '=' or no name."""
-    name, sep, value = text.partition("=")
-    if not sep or not name.strip():
-        return None
-    return name.strip(), value.strip()
-
-
 def parse_options(pairs):
-    options = {}
-    for opt in pairs:
-        option = split_option(opt)
-        if option is None:
-            sys.exit(f"match.py: error: option '{opt}' is not Name=Value")
-        options[option[0]] = option[1]
-    return options
+    try:
+        return common.parse_options(pairs)
+    except ValueError as exc:
+        sys.exit(f"match.py: error: {exc}")
 
 
 def load_book(path):
-    if not path:
-        return [chess.STARTING_FEN]
     try:
-        with open(path) as f:
-            lines = [line.strip() for line in f if line.strip() and not line.startswith("#")]
-    except OSError as exc:
-        sys.exit(f"match.py: error: book {path}: {exc.strerror}")
-    book = []
-    for number, line in enumerate(lines, 1):
-        try:
-            board, _ = chess.Board.from_epd(line)
-        except ValueError as exc:
-            sys.exit(f"match.py: error: book {path} line {number}: {exc}")
-        book.append(board.fen())
-    if not book:
-        sys.exit(f"match.py: error: book {path} holds no position")
-    return book
+        return common.load_book(path)
+    except ValueError as exc:
+        sys.exit(f"match.py: error: {exc}")
 
 
 class Player:
@@ -103,12 +70,7 @@ class Player:
         self.path, self.name, self.options, self.protocol = path, name, options, protocol
 
     def start(self):
-        simple = chess.engine.SimpleEngine
-        popen = simple.popen_xboard if self.protocol == "xboard" else simple.popen_uci
-        engine = popen(self.path, timeout=ENGINE_START_TIMEOUT)
-        if self.options:
-            engine.configure(self.options)
-        return engine
+        return common.start_engine(self.path, self.options, self.protocol)
 
 
 class Clock:
@@ -220,7 +182,7 @@ def make_pgn(board, fen, white, black, result, termination, index, args):
     game = chess.pgn.Game.from_board(board)
     game.headers.update(
         Event=args.event,
-        Site="scripts/match.py",
+        Site="nnue_scripts.match",
         Date=datetime.date.today().strftime("%Y.%m.%d"),
         Round=str(index + 1),
         White=white,
@@ -265,18 +227,18 @@ class Tally:
             if game["problem"]:
                 self.failures.append((game["index"], game["problem"]))
             if self.sprt and not self.decision:
-                self.decision, _ = elo.sprt_state(self.wins, self.draws, self.losses, *self.sprt)
+                self.decision, _ = common.sprt_state(self.wins, self.draws, self.losses, *self.sprt)
 
     def summary(self):
-        est, low, high = elo.elo_interval(self.wins, self.draws, self.losses)
+        est, low, high = common.elo_interval(self.wins, self.draws, self.losses)
         n = self.wins + self.draws + self.losses
         text = (
             f"{n} games: +{self.wins} ={self.draws} -{self.losses} (A's view), "
             f"Elo {est:+.1f} [{low:+.1f}, {high:+.1f}] (95 %)"
         )
         if self.sprt:
-            llr = elo.sprt_llr(self.wins, self.draws, self.losses, self.sprt[0], self.sprt[1])
-            lower, upper = elo.sprt_bounds(self.sprt[2], self.sprt[3])
+            llr = common.sprt_llr(self.wins, self.draws, self.losses, self.sprt[0], self.sprt[1])
+            lower, upper = common.sprt_bounds(self.sprt[2], self.sprt[3])
             text += f", SPRT LLR {llr:.2f} [{lower:.2f}, {upper:.2f}]"
             text += f" {self.decision or 'undecided'}"
         return text
@@ -290,7 +252,7 @@ def add_game_arguments(parser, event):
     parser.add_argument("--movetime", type=float, default=0.0, help="fixed seconds per move instead of a clock")
     parser.add_argument("--movetime-margin", type=float, default=0.5, help="latency allowed over --movetime")
     parser.add_argument("--nodes", type=int, default=0, help="fixed nodes per move instead of a clock")
-    parser.add_argument("--book", default=DEFAULT_BOOK, help="EPD openings ('' for the start position)")
+    parser.add_argument("--book", default=common.DEFAULT_BOOK, help="EPD openings ('' for the start position)")
     parser.add_argument("--book-seed", type=int, default=0, help="first opening of the book to use")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--max-plies", type=int, default=400)
@@ -307,8 +269,8 @@ def check_game_arguments(parser, args):
 
 
 def parse_args():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "nnue"))
+    parser = argparse.ArgumentParser(prog="python -m nnue_scripts.match", description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", default=common.DEFAULT_ENGINE)
     parser.add_argument("--opponent", default=None, help="second engine (default: the same)")
     parser.add_argument("--name-a", default=None)
     parser.add_argument("--name-b", default=None)

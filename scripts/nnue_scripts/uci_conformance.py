@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Drives a UCI engine through python-chess the way GUIs and bots do, and fails on
 anything a strict client would reject.
 
-    scripts/uci_conformance.py PATH_TO_ENGINE
+    python -m nnue_scripts.uci_conformance PATH_TO_ENGINE
 
 Checks: the handshake and option list, `EvalFile`'s advertised default sent back
 (what python-chess does when it restores options), MultiPV analysis (distinct first
@@ -17,11 +16,11 @@ import re
 import sys
 import time
 
-try:
-    import chess
-    import chess.engine
-except ImportError:
-    sys.exit("uci_conformance.py needs python-chess: pip install chess")
+from . import common
+
+common.require_chess("uci_conformance.py")
+import chess  # noqa: E402
+import chess.engine  # noqa: E402
 
 failures = []
 
@@ -107,7 +106,7 @@ def ponder(engine):
 
 
 def fast_game(path, plies=60, base=3.0, inc=0.05):
-    engines = [chess.engine.SimpleEngine.popen_uci(path, timeout=30) for _ in range(2)]
+    engines = [common.start_engine(path) for _ in range(2)]
     board = chess.Board()
     clock = {chess.WHITE: base, chess.BLACK: base}
     try:
@@ -134,10 +133,10 @@ def fast_game(path, plies=60, base=3.0, inc=0.05):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
         sys.exit(__doc__)
     path = sys.argv[1]
-    engine = chess.engine.SimpleEngine.popen_uci(path, timeout=30)
+    engine = common.start_engine(path)
     try:
         handshake(engine)
         evalfile_default(engine)

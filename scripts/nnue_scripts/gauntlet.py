@@ -1,18 +1,17 @@
-#!/usr/bin/env python3
 """Plays our engine, in one or more configurations, against a gauntlet of known engines
 and places it on Stockfish's UCI_Elo scale.
 
-    scripts/gauntlet.py [--engine target/release/nnue]
-                        [--player NAME[:Name=Value,...] ...]
-                        [--opponent NAME:COMMAND[:uci|xboard][:Name=Value,...] ...]
-                        [--sf-elo 1350,1500,1700,1900,2100,2400] [--anchor NAME=ELO ...]
-                        [--games 20] [--tc 10+0.1 | --movetime S | --nodes N]
-                        [--concurrency 2] [--out-dir target/gauntlet] [--pgn-dir DIR]
-                        [--output FILE.md]
+    python -m nnue_scripts.gauntlet [--engine target/release/nnue]
+                                    [--player NAME[:Name=Value,...] ...]
+                                    [--opponent NAME:COMMAND[:uci|xboard][:Name=Value,...] ...]
+                                    [--sf-elo 1350,1500,1700,1900,2100,2400] [--anchor NAME=ELO ...]
+                                    [--games 20] [--tc 10+0.1 | --movetime S | --nodes N]
+                                    [--concurrency 2] [--out-dir target/gauntlet] [--pgn-dir DIR]
+                                    [--output FILE.md]
 
 Players (default: `classical:Use NNUE=false` and `nnue`, the engine's defaults) are
 options of --engine. Every player meets every opponent in --games games: the openings of
-the book (data/openings.epd) in order, each with both colours, as scripts/match.py
+the book (data/openings.epd) in order, each with both colours, as nnue_scripts.match
 plays them, under one clock for all.
 
 Opponents: without --opponent, the Debian engines found on PATH or in /usr/games
@@ -30,7 +29,7 @@ rerunning, or raising --games, resumes), and refuses a file made with other sett
 
 Output: a Markdown table per player (W/D/L, score and Elo difference with its 95 %
 interval against each opponent) and the ratings of all engines fitted jointly by
-maximum likelihood against the anchors (scripts/rating_fit.py), written to --output
+maximum likelihood against the anchors (nnue_scripts.rating_fit), written to --output
 (default OUT_DIR/gauntlet.md) and, with the same data, to the .json beside it.
 Stockfish 15.1 calibrated UCI_Elo at 60s+0.6s (later versions at 120s+1s), anchored to
 CCRL 40/4: at other clocks the scale is an approximation. Under --nodes only engines that
@@ -52,12 +51,9 @@ import shutil
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import elo  # noqa: E402
-import match  # noqa: E402
-import rating_fit  # noqa: E402
+from . import common, match, rating_fit
 
-import chess.engine  # noqa: E402  (match.py has checked that python-chess is there)
+import chess.engine  # noqa: E402  (match has checked that python-chess is there)
 
 PROGRAM = "gauntlet.py"
 DEFAULT_PLAYERS = ("classical:Use NNUE=false", "nnue")
@@ -67,7 +63,7 @@ DEFAULT_TC = "10+0.1"
 ENGINE_DIRS = ("/usr/games", "/usr/local/games")
 # Names end up in file names and Markdown tables.
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]*$")
-PROTOCOLS = ("uci", "xboard")
+PROTOCOLS = common.PROTOCOLS
 # One thread and 16 MiB of hash for everyone, as our engine's defaults; own books off so
 # that every game starts from the shared opening.
 SINGLE_CORE = {"Threads": "1", "Hash": "16"}
@@ -115,13 +111,10 @@ def check_name(name, spec):
 
 def parse_option_list(text, spec):
     """'Name=Value,Name=Value' as a dict (names and values may hold spaces)."""
-    options = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        option = match.split_option(item)
-        if option is None:
-            raise UsageError(f"'{spec}': option '{item}' is not Name=Value")
-        options[option[0]] = option[1]
-    return options
+    try:
+        return common.parse_option_list(text)
+    except ValueError as exc:
+        raise UsageError(f"'{spec}': {exc}") from None
 
 
 def uci_elo_anchor(options):
@@ -183,7 +176,7 @@ def find_engine(program):
 
 def stockfish_elo_range(path):
     """(min, max) of the binary's UCI_Elo option, or None when it has none."""
-    engine = chess.engine.SimpleEngine.popen_uci(path, timeout=match.ENGINE_START_TIMEOUT)
+    engine = common.start_engine(path)
     try:
         option = engine.options.get("UCI_Elo")
         return (option.min, option.max) if option else None
@@ -241,15 +234,15 @@ def usable_opponents(opponents, args, notes):
 
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--engine", default=os.path.join(match.ROOT, "target", "release", "nnue"))
+    parser = argparse.ArgumentParser(prog="python -m nnue_scripts.gauntlet", description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", default=common.DEFAULT_ENGINE)
     parser.add_argument("--player", action="append", default=[], help="NAME[:Name=Value,...] (repeatable)")
     parser.add_argument("--opponent", action="append", default=[], help="NAME:COMMAND[:uci|xboard][:Name=Value,...]")
     parser.add_argument("--sf-elo", default=DEFAULT_SF_ELO, help="Stockfish UCI_Elo levels of the default opponents")
     parser.add_argument("--anchor", action="append", default=[], help="NAME=ELO: a fixed rating for an opponent")
     match.add_game_arguments(parser, "nnue gauntlet")
     parser.set_defaults(tc=DEFAULT_TC)
-    parser.add_argument("--out-dir", default=os.path.join(match.ROOT, "target", "gauntlet"))
+    parser.add_argument("--out-dir", default=os.path.join(common.ROOT, "target", "gauntlet"))
     parser.add_argument("--pgn-dir", default=None, help="append each pairing's games to DIR/PLAYER--OPPONENT.pgn")
     parser.add_argument("--output", default=None, help="Markdown report (default OUT_DIR/gauntlet.md; JSON beside it)")
     args = parser.parse_args(argv)
@@ -410,7 +403,7 @@ def pairing_rows(players, opponents, saved):
     for player in players:
         for opponent in opponents:
             wins, draws, losses, failures = tally(saved[(player.name, opponent.name)])
-            estimate, low, high = elo.elo_interval(wins, draws, losses)
+            estimate, low, high = common.elo_interval(wins, draws, losses)
             rows.append(
                 {"player": player.name, "opponent": opponent.name, "wins": wins, "draws": draws,
                  "losses": losses, "failures": failures, "elo": estimate, "low": low, "high": high}
@@ -456,7 +449,7 @@ def book_name(path):
     """The book as the report names it: relative to the repository when inside it."""
     if not path:
         return "start position"
-    relative = os.path.relpath(os.path.abspath(path), match.ROOT)
+    relative = os.path.relpath(os.path.abspath(path), common.ROOT)
     return path if relative.startswith("..") else relative
 
 
@@ -530,7 +523,10 @@ def main(argv=None):
         fail("no opponent is installed (apt-get install stockfish glaurung toga2 phalanx, or --opponent)")
     for directory in filter(None, (args.out_dir, args.pgn_dir)):
         os.makedirs(directory, exist_ok=True)
-    book = match.load_book(args.book)
+    try:
+        book = common.load_book(args.book)
+    except ValueError as exc:
+        fail(str(exc))
     try:
         saved = play_all(args, players, opponents, book, args.out_dir)
     except KeyboardInterrupt:

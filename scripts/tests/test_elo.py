@@ -1,19 +1,16 @@
-#!/usr/bin/env python3
-"""Checks scripts/elo.py against closed forms and an independent exact computation.
+"""Checks the match statistics of nnue_scripts.common against closed forms and an
+independent exact computation.
 
 The SPRT's log likelihood ratio is compared with the exact profile likelihood ratio of
 the trinomial model (maximum likelihood under the constraint that the expected score
 equals s0 or s1, solved with a Lagrange multiplier), which the normal approximation in
-elo.py must match closely for large samples.
+nnue_scripts.common must match closely for large samples.
 """
 
 import math
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import elo  # noqa: E402
+from nnue_scripts import common
 
 SCORES = (1.0, 0.5, 0.0)
 
@@ -39,47 +36,47 @@ def constrained_mle(counts, target):
 
 
 def exact_llr(counts, elo0, elo1):
-    p0 = constrained_mle(counts, elo.score_from_elo(elo0))
-    p1 = constrained_mle(counts, elo.score_from_elo(elo1))
+    p0 = constrained_mle(counts, common.score_from_elo(elo0))
+    p1 = constrained_mle(counts, common.score_from_elo(elo1))
     return sum(c * math.log(a / b) for c, a, b in zip(counts, p1, p0) if c)
 
 
 class EloTest(unittest.TestCase):
     def test_score_and_elo_are_inverse(self):
-        self.assertAlmostEqual(elo.elo_from_score(0.75), 400 * math.log10(3), places=9)
-        self.assertAlmostEqual(elo.elo_from_score(0.5), 0.0, places=12)
+        self.assertAlmostEqual(common.elo_from_score(0.75), 400 * math.log10(3), places=9)
+        self.assertAlmostEqual(common.elo_from_score(0.5), 0.0, places=12)
         for e in (-300, -35.5, 0, 12, 400):
-            self.assertAlmostEqual(elo.elo_from_score(elo.score_from_elo(e)), e, places=9)
+            self.assertAlmostEqual(common.elo_from_score(common.score_from_elo(e)), e, places=9)
 
     def test_interval_is_symmetric_for_an_even_match(self):
-        est, low, high = elo.elo_interval(100, 50, 100)
+        est, low, high = common.elo_interval(100, 50, 100)
         self.assertAlmostEqual(est, 0.0, places=9)
         self.assertAlmostEqual(low, -high, places=9)
         # per-game score variance 0.45 - 0.25 = 0.2 over 250 games
-        half = elo.Z95 * math.sqrt(0.2 / 250)
-        self.assertAlmostEqual(high, elo.elo_from_score(0.5 + half), places=9)
+        half = common.Z95 * math.sqrt(0.2 / 250)
+        self.assertAlmostEqual(high, common.elo_from_score(0.5 + half), places=9)
 
     def test_interval_excludes_zero_for_a_clear_win(self):
-        est, low, high = elo.elo_interval(250, 100, 50)
+        est, low, high = common.elo_interval(250, 100, 50)
         self.assertGreater(low, 0)
         self.assertLess(low, est)
         self.assertLess(est, high)
 
     def test_bounds(self):
-        lower, upper = elo.sprt_bounds(0.05, 0.05)
+        lower, upper = common.sprt_bounds(0.05, 0.05)
         self.assertAlmostEqual(upper, math.log(19), places=12)
         self.assertAlmostEqual(lower, -math.log(19), places=12)
 
     def test_llr_matches_the_exact_trinomial_ratio(self):
         for counts, e0, e1 in [((300, 400, 250), 0, 10), ((120, 260, 150), 0, 5), ((500, 200, 300), 65, 75)]:
-            approx = elo.sprt_llr(*counts, e0, e1)
+            approx = common.sprt_llr(*counts, e0, e1)
             exact = exact_llr(counts, e0, e1)
             self.assertAlmostEqual(approx, exact, delta=0.02 * abs(exact) + 0.02, msg=str(counts))
 
     def test_sprt_decisions(self):
-        self.assertEqual(elo.sprt_state(600, 300, 100, 0, 10, 0.05, 0.05)[0], "H1")
-        self.assertEqual(elo.sprt_state(100, 300, 600, 0, 10, 0.05, 0.05)[0], "H0")
-        self.assertIsNone(elo.sprt_state(3, 4, 3, 0, 10, 0.05, 0.05)[0])
+        self.assertEqual(common.sprt_state(600, 300, 100, 0, 10, 0.05, 0.05)[0], "H1")
+        self.assertEqual(common.sprt_state(100, 300, 600, 0, 10, 0.05, 0.05)[0], "H0")
+        self.assertIsNone(common.sprt_state(3, 4, 3, 0, 10, 0.05, 0.05)[0])
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """Ratings of engines on an anchored scale from pairwise results.
 
-The model is the logistic one of scripts/elo.py: an engine rated `r` scores
-`1 / (1 + 10 ** ((r_opp - r) / 400))` on average against one rated `r_opp`, a draw
-counting as half a point. Given the results of some pairings and the fixed ratings of
+The model is the logistic one of the match statistics (nnue_scripts.common): an
+engine rated `r` scores `1 / (1 + 10 ** ((r_opp - r) / 400))` on average against one
+rated `r_opp`, a draw counting as half a point. Given the results of some pairings and the fixed ratings of
 some engines (the anchors: Stockfish's UCI_Elo levels), `fit_ratings` finds the rating
 of every other engine by maximum likelihood, jointly: an engine that met no anchor is
 placed through the engines it met.
@@ -28,7 +28,7 @@ frequent, so the interval errs on the wide side.
 
 import math
 
-import elo
+from . import common
 
 # d/dr of log10-logistic expected score is ELO_SCALE * p * (1 - p).
 ELO_SCALE = math.log(10.0) / 400.0
@@ -61,7 +61,7 @@ class Rating:
 
 
 def expected(r, r_opp):
-    return elo.score_from_elo(r - r_opp)
+    return common.score_from_elo(r - r_opp)
 
 
 def build_games(pairings):
@@ -229,7 +229,7 @@ def fit_ratings(pairings, anchors):
         if s == FITTED:
             i = free.index(u)
             sd = math.sqrt(covariance[i][i]) if covariance and covariance[i][i] > 0 else math.inf
-            result[u] = Rating(s, ratings[u], ratings[u] - elo.Z95 * sd, ratings[u] + elo.Z95 * sd, n)
+            result[u] = Rating(s, ratings[u], ratings[u] - common.Z95 * sd, ratings[u] + common.Z95 * sd, n)
         elif s == ABOVE:
             result[u] = Rating(s, low=one_sided_bound(games[u], ratings, +1), games=n)
         elif s == BELOW:

@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Checks scripts/gauntlet.py without engines: player and opponent specifications, the
+"""Checks nnue_scripts.gauntlet without engines: player and opponent specifications, the
 saved pairings that make a gauntlet resumable, and the report built from results.
 (Playing needs the Debian engines, which CI machines do not have.)"""
 
@@ -7,13 +6,11 @@ import contextlib
 import io
 import json
 import os
-import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gauntlet  # noqa: E402
-import rating_fit  # noqa: E402
+from nnue_scripts import gauntlet
+from nnue_scripts import rating_fit
 
 
 def parse(argv):

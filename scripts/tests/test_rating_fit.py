@@ -1,23 +1,19 @@
-#!/usr/bin/env python3
-"""Checks scripts/rating_fit.py against closed forms and an independent computation.
+"""Checks nnue_scripts.rating_fit against closed forms and an independent computation.
 
 The independent computation maximises the log likelihood itself, by golden-section
 search for one rating and by Newton's method on finite-difference derivatives for
 several (no analytic gradient, no Gauss-Seidel), and takes the interval from a
 finite-difference Hessian, so the information matrix and the coordinate updates of
-rating_fit.py are checked against first principles.
+rating_fit are checked against first principles.
 """
 
 import math
-import os
 import random
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import elo  # noqa: E402
-import rating_fit  # noqa: E402
-from rating_fit import ABOVE, BELOW, FITTED, UNANCHORED, UNDETERMINED  # noqa: E402
+from nnue_scripts import common
+from nnue_scripts import rating_fit
+from nnue_scripts.rating_fit import ABOVE, BELOW, FITTED, UNANCHORED, UNDETERMINED
 
 C = math.log(10) / 400
 
@@ -25,7 +21,7 @@ C = math.log(10) / 400
 def log_likelihood(pairings, ratings):
     total = 0.0
     for a, b, wins, draws, losses in pairings:
-        p = elo.score_from_elo(ratings[a] - ratings[b])
+        p = common.score_from_elo(ratings[a] - ratings[b])
         points, n = wins + 0.5 * draws, wins + draws + losses
         total += points * math.log(p) + (n - points) * math.log(1 - p)
     return total
@@ -71,7 +67,7 @@ def numeric_gradient(f, point, h=0.5):
 def simulate(rng, rating_a, rating_b, n, draw_rate=0.3):
     """W/D/L of n games with expected score from the model and a fixed share of draws
     where the expected score allows it."""
-    p = elo.score_from_elo(rating_a - rating_b)
+    p = common.score_from_elo(rating_a - rating_b)
     draw = min(draw_rate, 2 * p, 2 * (1 - p))
     win = p - draw / 2
     wins = draws = 0
@@ -91,14 +87,14 @@ class SingleAnchorTest(unittest.TestCase):
             self.assertEqual(rating.status, FITTED)
             self.assertAlmostEqual(rating.estimate, 1800.0, places=6)
             # information n * C^2 * p (1 - p) with p = 1/2
-            half = elo.Z95 * 2 / (C * math.sqrt(20))
+            half = common.Z95 * 2 / (C * math.sqrt(20))
             self.assertAlmostEqual(rating.low, 1800.0 - half, places=6)
             self.assertAlmostEqual(rating.high, 1800.0 + half, places=6)
             self.assertEqual(rating.games, 20)
 
     def test_a_score_gives_the_anchor_plus_its_elo_difference(self):
         rating = rating_fit.fit_ratings([("x", "sf", 30, 20, 10)], {"sf": 1500})["x"]
-        self.assertAlmostEqual(rating.estimate, 1500 + elo.elo_from_score(40 / 60), places=6)
+        self.assertAlmostEqual(rating.estimate, 1500 + common.elo_from_score(40 / 60), places=6)
         # The view of the pairing does not matter.
         mirrored = rating_fit.fit_ratings([("sf", "x", 10, 20, 30)], {"sf": 1500})["x"]
         self.assertAlmostEqual(mirrored.estimate, rating.estimate, places=6)
@@ -110,18 +106,18 @@ class SingleAnchorTest(unittest.TestCase):
         self.assertIsNone(rating.high)
         # 10 log p = -chi2(0.95, 1) / 2
         p = math.exp(-3.841458820694124 / 2 / 10)
-        self.assertAlmostEqual(rating.low, 1500 + elo.elo_from_score(p), places=4)
+        self.assertAlmostEqual(rating.low, 1500 + common.elo_from_score(p), places=4)
 
     def test_all_losses_is_below_with_a_bound(self):
         rating = rating_fit.fit_ratings([("x", "sf", 0, 0, 8)], {"sf": 2400})["x"]
         self.assertEqual(rating.status, BELOW)
         p = math.exp(-3.841458820694124 / 2 / 8)
-        self.assertAlmostEqual(rating.high, 2400 - elo.elo_from_score(p), places=4)
+        self.assertAlmostEqual(rating.high, 2400 - common.elo_from_score(p), places=4)
 
     def test_a_single_draw_against_a_winless_record_is_finite(self):
         rating = rating_fit.fit_ratings([("x", "sf", 9, 1, 0)], {"sf": 1500})["x"]
         self.assertEqual(rating.status, FITTED)
-        self.assertAlmostEqual(rating.estimate, 1500 + elo.elo_from_score(9.5 / 10), places=6)
+        self.assertAlmostEqual(rating.estimate, 1500 + common.elo_from_score(9.5 / 10), places=6)
 
 
 class JointFitTest(unittest.TestCase):
@@ -132,7 +128,7 @@ class JointFitTest(unittest.TestCase):
         best = golden_max(lambda r: log_likelihood(pairings, {**anchors, "x": r}), 0, 4000)
         self.assertAlmostEqual(rating.estimate, best, places=4)
         curvature = numeric_hessian(lambda v: log_likelihood(pairings, {**anchors, "x": v[0]}), [best])[0][0]
-        half = elo.Z95 / math.sqrt(-curvature)
+        half = common.Z95 / math.sqrt(-curvature)
         self.assertAlmostEqual(rating.high - rating.estimate, half, delta=1e-3 * half)
 
     def test_an_unanchored_opponent_is_placed_through_the_players(self):
@@ -164,7 +160,7 @@ class JointFitTest(unittest.TestCase):
         hess = numeric_hessian(ll, [ratings[n].estimate for n in names])
         covariance = rating_fit.invert([[-x for x in row] for row in hess])
         for i, name in enumerate(names):
-            half = elo.Z95 * math.sqrt(covariance[i][i])
+            half = common.Z95 * math.sqrt(covariance[i][i])
             self.assertAlmostEqual(ratings[name].high - ratings[name].estimate, half, delta=1e-3 * half, msg=name)
 
     def test_expected_results_recover_the_true_ratings(self):
@@ -175,7 +171,7 @@ class JointFitTest(unittest.TestCase):
         for player in ("classical", "nnue"):
             for opponent in [*anchors, "glaurung", "toga2"]:
                 n = 1000.0
-                p = elo.score_from_elo(everyone[player] - everyone[opponent])
+                p = common.score_from_elo(everyone[player] - everyone[opponent])
                 pairings.append((player, opponent, n * p, 0.0, n * (1 - p)))
         ratings = rating_fit.fit_ratings(pairings, anchors)
         for name, value in truth.items():

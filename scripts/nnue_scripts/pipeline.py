@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """The whole NNUE loop with the toolkit's three programs, resumable step by step.
 
-    scripts/pipeline.py [--small] [--run-dir DIR] [--generations K] [--positions N]
-                        [--depth D] [--features HalfKP,All] [--epochs E] [--match-games G]
+    python -m nnue_scripts.pipeline [--small] [--run-dir DIR] [--generations K] [--positions N]
+                                    [--depth D] [--features HalfKP,All] [--epochs E] [--match-games G]
 
 First the classical evaluation is distilled into each net (pretraining: a few million
 positions from games of mostly random moves, labelled by a 1-ply classical search).
@@ -12,11 +11,11 @@ net k-1 (`--eval-file`). After each generation, one net per feature set is train
 all the data so far (`nnue-learn train --quantization-aware`), starting from its pretrained net, and with
 `--fine-tune` also from net k-1 (`-ft` steps, to compare the two; 40 epochs at a lower
 rate). A run that carries on from a committed net (`--init-net`) labels its generation 0
-with that net, fine-tunes from it, and can add earlier sessions' data (`--data`). Each net's
+with that net, fine-tunes from it, and can add earlier runs' data (`--data`). Each net's
 evaluations are checked against the training scores (Pearson correlation through the
 engine's `eval` command, on the held-out tail of the data; with --small, over the
 whole small set), and it plays a match against the classical evaluation
-(`scripts/match.py`, `EvalFile` vs `Use NNUE=false`, equal time).
+(`nnue_scripts.match`, `EvalFile` vs `Use NNUE=false`, equal time).
 
 Every step writes `DIR/<step>.done` (JSON: command, parameters, seconds, results) when
 it finishes, and is skipped when that file exists, so an interrupted run continues
@@ -35,8 +34,12 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RELEASE = os.path.join(ROOT, "target", "release")
+from . import common
+
+ROOT = common.ROOT
+RELEASE = common.RELEASE
+# The folder that holds this package: put on the PYTHONPATH of the match it starts.
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RECORD_BYTES = 40
 # Positions whose evaluations are compared with their training scores.
 CORRELATION_SAMPLE = 400
@@ -84,12 +87,18 @@ class Run:
     def execute(self, step, command, capture=False):
         self.log({"step": step, "command": command})
         print(f"[{step}] $ {' '.join(command)}", flush=True)
-        result = subprocess.run(command, cwd=ROOT, text=True, capture_output=capture)
+        result = subprocess.run(command, cwd=ROOT, env=child_environment(), text=True, capture_output=capture)
         if result.returncode != 0:
             if capture:
                 sys.stderr.write(result.stdout + result.stderr)
             sys.exit(f"pipeline.py: error: step {step} failed (exit {result.returncode}): {' '.join(command)}")
         return result.stdout if capture else None
+
+
+def child_environment():
+    """This environment, with this package importable by the Python it starts."""
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": PACKAGE_PARENT + (os.pathsep + path if path else "")}
 
 
 def build(run, args):
@@ -276,7 +285,7 @@ def match(run, args, net):
     if os.path.exists(pgn):
         os.remove(pgn)  # a match restarts whole: its games are not resumable one by one
     command = [
-        sys.executable, os.path.join(ROOT, "scripts", "match.py"),
+        sys.executable, "-m", "nnue_scripts.match",
         "--engine", binary("nnue"),
         "--name-a", f"net{net_name(net)}", "--name-b", "classical",
         "--option-a", f"EvalFile={net}", "--option-b", "Use NNUE=false",
@@ -309,7 +318,7 @@ def starting_points(args, k, feature_set, fine_tuned):
     """How net k of `feature_set` is trained: None = from scratch, a path = fine-tuned
     from that net. With --fine-tune, generation k>0 continues the fine-tuned chain
     (net k-1 of it, or the from-scratch net k-1 where the chain has not started), and
-    generation 0 starts from --init-net (a committed net a new session carries on
+    generation 0 starts from --init-net (a committed net a new run carries on
     from); `both` also trains from scratch, so the two can be compared."""
     previous = None
     if args.fine_tune:
@@ -325,13 +334,13 @@ def starting_points(args, k, feature_set, fine_tuned):
 
 def fine_tune_settings(args):
     """A fine-tuning run's length and rate: shorter and gentler than from scratch, as
-    the net starts trained (session 6: 40 epochs at 3e-4 x0.97 from gen4-all512 on
+    the net starts trained (the default net: 40 epochs at 3e-4 x0.97 from gen4-all512 on
     all the data beat 120 epochs from random weights, docs/RESULTS.md)."""
     return dict(epochs=args.fine_tune_epochs, lr=args.fine_tune_lr, lr_decay=args.fine_tune_lr_decay)
 
 
 def parse_args():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m nnue_scripts.pipeline", description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="thousands of positions, minutes (the end-to-end check)")
     parser.add_argument("--run-dir", default=None, help="default: runs/small or runs/main")
     parser.add_argument("--generations", type=int, help="default 1 (--small: 2, the second fine-tuned as well)")
@@ -346,7 +355,7 @@ def parse_args():
     parser.add_argument("--lr", type=float)
     parser.add_argument("--lr-decay", type=float, help="learning-rate factor after every epoch (default 0.98; --small: 1)")
     parser.add_argument("--train-lambda", type=float, help="weight of the search score against the game result (default 0.5; --small: 1)")
-    parser.add_argument("--ft-size-all", type=int, default=512, help="All's transformer width (session 5: 512 beat 256)")
+    parser.add_argument("--ft-size-all", type=int, default=512, help="All's transformer width (generation 4 in docs/RESULTS.md: 512 beat 256)")
     parser.add_argument("--hidden-all", default="", help="All's hidden layers ('' = none: 768->Nx2->1)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--gen-threads", type=int, help="generation threads (default: --threads; --small: 1)")
@@ -390,7 +399,7 @@ def main():
     run.log({"start": vars(args)})
     build(run, args)
     # Generation 0 is labelled by the classical evaluation, or by the committed net a
-    # run carries on from (session 6 labelled generations 5 and 6 with gen4-all512).
+    # run carries on from (gen4-all512 labelled generations 5 and 6).
     data, label_net = list(args.data), args.init_net
     features = args.features.split(",")
     # Each feature set's pretrained net, made when a training first needs it.

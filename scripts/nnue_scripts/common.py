@@ -1,0 +1,189 @@
+"""What the scripts share: the repository's paths, starting an engine, `Name=Value`
+options, the opening book, and match statistics (Elo from a score, its 95 % interval,
+and the SPRT).
+
+Only starting an engine and reading a book need python-chess; the statistics do not,
+so the rating fit and its tests run without it.
+
+Results are counted from the first engine's view: wins, draws, losses. The model is
+the logistic one chess rating lists use: an Elo difference `e` gives the expected score
+`1 / (1 + 10 ** (-e / 400))`.
+
+The SPRT is the generalised SPRT that fishtest and cutechess use for trinomial results:
+with the observed mean score `m` and per-game variance `v` over `n` games, the log
+likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0) is approximately
+`n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)` where `s0`, `s1` are the expected scores of
+elo0 and elo1. The test stops for H1 when it reaches `log((1 - beta) / alpha)` and for H0
+when it falls to `log(beta / (1 - alpha))`.
+"""
+
+import math
+import os
+import sys
+
+try:
+    import chess
+    import chess.engine
+except ImportError:  # the statistics work without it; engines and books do not
+    chess = None
+
+
+def _repository_root():
+    """The checkout the package lives in (scripts/nnue_scripts/ inside it), or, for a
+    copy installed elsewhere, the current directory."""
+    checkout = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return checkout if os.path.isfile(os.path.join(checkout, "Cargo.toml")) else os.getcwd()
+
+
+ROOT = _repository_root()
+RELEASE = os.path.join(ROOT, "target", "release")
+DEFAULT_ENGINE = os.path.join(RELEASE, "nnue")
+DEFAULT_BOOK = os.path.join(ROOT, "data", "openings.epd")
+# Seconds an engine may take to start and answer `uci`/`isready`.
+ENGINE_START_TIMEOUT = 30
+PROTOCOLS = ("uci", "xboard")
+
+
+# --- engines ---------------------------------------------------------------------------
+
+
+def require_chess(program):
+    """Exits with a one-line hint when python-chess is missing."""
+    if chess is None:
+        sys.exit(f"{program} needs python-chess: pip install chess")
+
+
+def start_engine(command, options=None, protocol="uci", timeout=ENGINE_START_TIMEOUT):
+    """Starts an engine (a path, or a list with arguments) speaking `protocol` ("uci",
+    or "xboard" for engines such as Phalanx that speak only the older xboard/CECP
+    protocol) and sets its options; returns python-chess's SimpleEngine."""
+    require_chess("starting an engine")
+    simple = chess.engine.SimpleEngine
+    popen = simple.popen_xboard if protocol == "xboard" else simple.popen_uci
+    engine = popen(command, timeout=timeout)
+    if options:
+        try:
+            engine.configure(options)
+        except BaseException:
+            engine.quit()
+            raise
+    return engine
+
+
+# --- options ---------------------------------------------------------------------------
+
+
+def split_option(text):
+    """'Name=Value' as (name, value), stripped; None when there is no '=' or no name."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        return None
+    return name.strip(), value.strip()
+
+
+def parse_options(items):
+    """Name=Value strings as a dict (a later name wins); ValueError naming the first
+    item that is not Name=Value."""
+    options = {}
+    for item in items:
+        option = split_option(item)
+        if option is None:
+            raise ValueError(f"option '{item}' is not Name=Value")
+        options[option[0]] = option[1]
+    return options
+
+
+def parse_option_list(text):
+    """'Name=Value,Name=Value' as a dict (names and values may hold spaces)."""
+    return parse_options(filter(None, (part.strip() for part in text.split(","))))
+
+
+# --- the opening book ------------------------------------------------------------------
+
+
+def load_book(path):
+    """The FENs of an EPD book (one position per line, '#' comments), or the start
+    position for an empty path; ValueError naming the file (and line) otherwise."""
+    require_chess("reading a book")
+    if not path:
+        return [chess.STARTING_FEN]
+    try:
+        with open(path) as f:
+            lines = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    except OSError as exc:
+        raise ValueError(f"book {path}: {exc.strerror}") from None
+    book = []
+    for number, line in enumerate(lines, 1):
+        try:
+            board, _ = chess.Board.from_epd(line)
+        except ValueError as exc:
+            raise ValueError(f"book {path} line {number}: {exc}") from None
+        book.append(board.fen())
+    if not book:
+        raise ValueError(f"book {path} holds no position")
+    return book
+
+
+# --- match statistics ------------------------------------------------------------------
+
+# Two-sided 95 % quantile of the normal distribution.
+Z95 = 1.959963984540054
+
+
+def score_from_elo(elo):
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def elo_from_score(score):
+    """Elo difference for an expected score; +-inf at 1 and 0."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def mean_and_variance(wins, draws, losses):
+    """Mean score per game and the per-game variance of the score."""
+    n = wins + draws + losses
+    if n == 0:
+        return 0.5, 0.0
+    mean = (wins + 0.5 * draws) / n
+    second = (wins + 0.25 * draws) / n
+    return mean, max(second - mean * mean, 0.0)
+
+
+def elo_interval(wins, draws, losses):
+    """(elo, low, high): the estimate and its 95 % interval (normal approximation)."""
+    n = wins + draws + losses
+    mean, var = mean_and_variance(wins, draws, losses)
+    if n == 0:
+        return 0.0, -math.inf, math.inf
+    half = Z95 * math.sqrt(var / n)
+    return elo_from_score(mean), elo_from_score(mean - half), elo_from_score(mean + half)
+
+
+def sprt_bounds(alpha, beta):
+    """(lower, upper) log likelihood ratio bounds: accept H0 at or below lower, H1 at or above upper."""
+    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
+
+
+def sprt_llr(wins, draws, losses, elo0, elo1):
+    """Log likelihood ratio of H1 (elo1) against H0 (elo0); 0 while it is undefined."""
+    n = wins + draws + losses
+    mean, var = mean_and_variance(wins, draws, losses)
+    if n == 0 or var == 0.0:
+        return 0.0
+    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+
+
+def sprt_state(wins, draws, losses, elo0, elo1, alpha, beta):
+    """'H1', 'H0' or None (continue), with the current LLR."""
+    llr = sprt_llr(wins, draws, losses, elo0, elo1)
+    lower, upper = sprt_bounds(alpha, beta)
+    if llr >= upper:
+        return "H1", llr
+    if llr <= lower:
+        return "H0", llr
+    return None, llr
