@@ -42,6 +42,11 @@ import chess.engine  # noqa: E402
 import chess.pgn  # noqa: E402
 
 
+# Milliseconds by which a move may exceed the time left before it loses on time (see
+# Clock); the same for every engine.
+DEFAULT_TIME_MARGIN_MS = 0.0
+
+
 def parse_tc(text):
     base, _, inc = text.partition("+")
     return float(base), float(inc or 0)
@@ -74,12 +79,25 @@ class Player:
 
 
 class Clock:
-    """Both sides' remaining time under --tc / --movestogo, or a fixed per-move limit."""
+    """Both sides' remaining time under --tc / --movestogo, or a fixed per-move limit,
+    and what each side spent: moves, seconds, the least time it had left after a move
+    (negative: it overshot its clock) and how many moves overshot.
+
+    The forfeit rule, the same for every engine: a move that takes longer than the time
+    left loses on time only when it exceeds it by more than --time-margin milliseconds.
+    A smaller overshoot is counted, and its debt stays on the clock (the time left goes
+    negative, the increment is added as usual), so repeated overshoots add up to a
+    forfeit; the engine is told at least MIN_CLOCK seconds while its clock is below that."""
+
+    MIN_CLOCK = 0.01
 
     def __init__(self, args):
         self.args = args
         self.base, self.inc = parse_tc(args.tc)
         self.left = {chess.WHITE: self.base, chess.BLACK: self.base}
+        self.margin = getattr(args, "time_margin", 0.0) / 1000.0
+        self.stats = {side: {"moves": 0, "seconds": 0.0, "min_left_ms": None, "overshoots": 0}
+                      for side in (chess.WHITE, chess.BLACK)}
 
     def limit(self, moves_played):
         if self.args.nodes:
@@ -90,28 +108,48 @@ class Clock:
         if self.args.movestogo:
             remaining = self.args.movestogo - moves_played % self.args.movestogo
         limit = chess.engine.Limit(
-            white_clock=self.left[chess.WHITE],
-            black_clock=self.left[chess.BLACK],
+            white_clock=max(self.left[chess.WHITE], self.MIN_CLOCK),
+            black_clock=max(self.left[chess.BLACK], self.MIN_CLOCK),
             white_inc=self.inc,
             black_inc=self.inc,
             remaining_moves=remaining,
         )
         return limit, remaining
 
+    def record(self, side, spent, budget):
+        stats = self.stats[side]
+        stats["moves"] += 1
+        stats["seconds"] += spent
+        if budget is None:
+            return
+        left_ms = round((budget - spent) * 1000.0, 1)
+        if stats["min_left_ms"] is None or left_ms < stats["min_left_ms"]:
+            stats["min_left_ms"] = left_ms
+        if spent > budget:
+            stats["overshoots"] += 1
+
     def charge(self, side, spent, remaining):
         """Charges `spent` seconds; False when the side has lost on time."""
         if self.args.nodes:
+            self.record(side, spent, None)
             return True
         if self.args.movetime:
             # A fixed move time gets the same latency allowance a clock would absorb.
+            self.record(side, spent, self.args.movetime)
             return spent <= self.args.movetime + self.args.movetime_margin
+        self.record(side, spent, self.left[side])
         self.left[side] -= spent
-        if self.left[side] < 0:
+        if self.left[side] < -self.margin:
             return False
         self.left[side] += self.inc
         if remaining == 1:
             self.left[side] += self.base
         return True
+
+    def side_stats(self, side):
+        stats = dict(self.stats[side])
+        stats["seconds"] = round(stats["seconds"], 3)
+        return stats
 
 
 def play_game(index, args, players, book):
@@ -123,7 +161,7 @@ def play_game(index, args, players, book):
     start_ply = board.ply()
     clock = Clock(args)
     engines = {}
-    result, termination, problem = "*", "normal", None
+    result, termination, problem, forfeit = "*", "normal", None, None
     try:
         engines = {chess.WHITE: white.start(), chess.BLACK: black.start()}
         while True:
@@ -140,7 +178,10 @@ def play_game(index, args, players, book):
             played = engines[side].play(board, limit)
             if not clock.charge(side, time.monotonic() - t0, remaining):
                 result, termination = ("0-1" if side == chess.WHITE else "1-0"), "time forfeit"
-                problem = f"{'white' if side == chess.WHITE else 'black'} lost on time at ply {board.ply()}"
+                over = -(clock.stats[side]["min_left_ms"] or 0.0)
+                problem = (f"{'white' if side == chess.WHITE else 'black'} lost on time at ply {board.ply()} "
+                           f"({over:.0f} ms over its clock)")
+                forfeit = "a" if (side == chess.WHITE) == a_is_white else "b"
                 break
             if played.resigned:
                 result, termination = ("0-1" if side == chess.WHITE else "1-0"), "resignation"
@@ -169,6 +210,9 @@ def play_game(index, args, players, book):
         "termination": termination,
         "problem": problem,
         "plies": board.ply() - start_ply,
+        "forfeit": forfeit,
+        "a_clock": clock.side_stats(chess.WHITE if a_is_white else chess.BLACK),
+        "b_clock": clock.side_stats(chess.BLACK if a_is_white else chess.WHITE),
         "pgn": make_pgn(board, fen, white.name, black.name, result, termination, index, args),
     }
 
@@ -251,6 +295,10 @@ def add_game_arguments(parser, event):
     parser.add_argument("--movestogo", type=int, default=0, help="N moves per base period (0: sudden death)")
     parser.add_argument("--movetime", type=float, default=0.0, help="fixed seconds per move instead of a clock")
     parser.add_argument("--movetime-margin", type=float, default=0.5, help="latency allowed over --movetime")
+    parser.add_argument(
+        "--time-margin", type=float, default=DEFAULT_TIME_MARGIN_MS,
+        help="ms a move may exceed the time left without losing on time (the overshoot is counted and its debt kept)",
+    )
     parser.add_argument("--nodes", type=int, default=0, help="fixed nodes per move instead of a clock")
     parser.add_argument("--book", default=common.DEFAULT_BOOK, help="EPD openings ('' for the start position)")
     parser.add_argument("--book-seed", type=int, default=0, help="first opening of the book to use")
