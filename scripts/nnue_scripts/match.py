@@ -354,16 +354,23 @@ def parse_sprt(text):
 
 
 def run_games(args, book, jobs, on_game, should_stop=lambda: False):
-    """Plays `jobs`, (index, players) pairs (the index picks the opening and the colours),
-    at most args.concurrency at a time; calls on_game(game) in this thread as each one
-    ends and starts no new game once should_stop() is true."""
+    """Plays `jobs`, (index, players) or (index, players, book, tag) tuples (the index
+    picks the opening of the job's book, default `book`, and the colours; the tag comes
+    back as game["tag"]), at most args.concurrency at a time; calls on_game(game) in this
+    thread as each one ends and starts no new game once should_stop() is true."""
     jobs = list(jobs)
+
+    def play(job):
+        index, players, job_book, tag = (*job, book, None)[:4] if len(job) == 2 else job
+        game = play_game(index, args, players, job_book)
+        game["tag"] = tag
+        return game
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
         pending = set()
         while jobs or pending:
             while jobs and len(pending) < args.concurrency and not should_stop():
-                index, players = jobs.pop(0)
-                pending.add(pool.submit(play_game, index, args, players, book))
+                pending.add(pool.submit(play, jobs.pop(0)))
             if not pending:
                 break
             done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
