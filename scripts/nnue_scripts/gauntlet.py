@@ -764,6 +764,17 @@ def json_safe(record):
     return {k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in record.items()}
 
 
+def json_clean(value):
+    """The value with every infinite or NaN float, at any depth, as null."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: json_clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_clean(v) for v in value]
+    return value
+
+
 def report_data(args, players, opponents, saved, sets, rows, fitted):
     reference = reference_name(args, players)
     return {
@@ -796,7 +807,7 @@ def write_reports(args, out_dir, players, opponents, rows, ratings, notes, extra
         with open(output, "w") as f:
             f.write(report)
         with open(os.path.splitext(output)[0] + ".json", "w") as f:
-            json.dump(data, f, indent=1)
+            json.dump(json_clean(data), f, indent=1, allow_nan=False)
     except OSError as exc:
         fail(f"{output}: {exc.strerror}")
     return report, output

@@ -3,7 +3,7 @@ python-chess, and reports the Elo difference with its 95 % interval.
 
     python -m nnue_scripts.match [--engine PATH] [--opponent PATH]
                                  [--option Name=Value ...] [--option-a Name=Value ...] [--option-b Name=Value ...]
-                                 [--games 20] [--tc 1+0.1 [--movestogo N] | --movetime S | --nodes N]
+                                 [--games 20] [--tc 1+0.1 [--movestogo N] [--time-margin MS] | --movetime S | --nodes N]
                                  [--book data/openings.epd] [--book-seed 0] [--concurrency 2]
                                  [--max-plies 400] [--pgn FILE] [--sprt elo0,elo1,alpha,beta]
 
@@ -15,7 +15,10 @@ Each opening of the book (EPD, one position per line; data/openings.epd is made 
 nnue_scripts.make_openings) is played twice with colours swapped; --book-seed rotates where
 in the book the match starts. The clock is kept here, like a GUI: wall time from `go` to
 `bestmove` is charged, so pipe and process latency count against the engine (with
---movestogo N the base time is added back every N moves of each side). Games end by the
+--movestogo N the base time is added back every N moves of each side). A move that takes
+longer than the time left loses on time only when it exceeds it by more than
+--time-margin ms (default 0); a smaller overshoot is counted and its debt stays on the
+clock (the rule is Clock's, the same for every engine). Games end by the
 rules (mate, stalemate, repetition, 50 moves, insufficient material) or are adjudicated
 a draw after --max-plies. A time forfeit, an illegal move or a crash loses the game for
 that engine and is reported as a failure.
