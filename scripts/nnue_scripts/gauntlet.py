@@ -350,7 +350,8 @@ def opening_sets(paths):
 
 def pairing_config(args, player, opponent, book=None):
     """Everything that must match for saved games of a pairing to be reused."""
-    book = args.book[0] if book is None and isinstance(args.book, list) else book if book is not None else args.book
+    if book is None:  # the first set's
+        book = args.book[0] if isinstance(args.book, list) else args.book
     config = {
         "player": player.config(),
         "opponent": opponent.config(),
@@ -732,7 +733,8 @@ def markdown(args, players, opponents, rows, ratings, notes, extra=None):
     if len(books) == 1:
         games_text = f"{args.games} per pairing, openings {book_name(books[0])} (both colours)"
     else:
-        games_text = (f"{args.games} per pairing and opening set ({args.games * len(books)} a pairing), "
+        games_text = (f"{args.games} per pairing and opening set ({args.games * len(books)} a pairing, "
+                      f"{args.games * len(books) * len(opponents)} a player), "
                       f"openings {', '.join(book_name(b) for b in books)} (both colours)")
     lines = [
         f"# {getattr(args, 'title', 'Gauntlet')} at {match.time_control_tag(args)}",

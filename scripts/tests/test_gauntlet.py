@@ -182,7 +182,7 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(clock["sf1800"]["worst_ms"], 0.0)
         ratings = fitted.ratings
         report = gauntlet.markdown(args, players, opponents, rows, ratings, [], extra)
-        self.assertIn("32 games, 4 per pairing and opening set (8 a pairing), openings a.epd, b.epd", report)
+        self.assertIn("32 games, 4 per pairing and opening set (8 a pairing, 16 a player), openings a.epd, b.epd", report)
         self.assertIn(f"- **net − classical: {gauntlet.format_interval(*expected)}**", report)
         self.assertIn("| classical | sf1800 | 4 | 0 | 0 | 3 | 1 | 0 | ", report)
         self.assertIn("| net | **all** | 8 | 0 | 1 | 3 | 2 | 2 | ", report)
