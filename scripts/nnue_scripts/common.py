@@ -9,6 +9,14 @@ Results are counted from the first engine's view: wins, draws, losses. The model
 the logistic one chess rating lists use: an Elo difference `e` gives the expected score
 `1 / (1 + 10 ** (-e / 400))`.
 
+Game pairs (pentanomial statistics, as fastchess and OpenBench report them): when each
+opening is played twice with colours swapped, the two games form a pair scoring 0, 0.5,
+1, 1.5 or 2 points. With `c[i]` pairs of score `i / 2` out of `N`, the mean score per
+game is `m = sum(c[i] * i / 4) / N` and the variance of a pair's mean score is
+`v = sum(c[i] * (i / 4 - m) ** 2) / N`; the interval is `m +- 1.96 * sqrt(v / N)`, as
+Elo. Pairs share their opening, so this variance is smaller than the per-game one when
+the openings are unbalanced, and the interval is honest where the per-game one is not.
+
 The SPRT is the generalised SPRT that fishtest and cutechess use for trinomial results:
 with the observed mean score `m` and per-game variance `v` over `n` games, the log
 likelihood ratio of H1 (Elo = elo1) against H0 (Elo = elo0) is approximately
@@ -159,6 +167,35 @@ def elo_interval(wins, draws, losses):
     mean, var = mean_and_variance(wins, draws, losses)
     if n == 0:
         return 0.0, -math.inf, math.inf
+    half = Z95 * math.sqrt(var / n)
+    return elo_from_score(mean), elo_from_score(mean - half), elo_from_score(mean + half)
+
+
+PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)
+
+
+def pair_scores(scores):
+    """The points of each complete game pair, from {index: score of the first engine}:
+    games 2k and 2k+1 share an opening with colours swapped; a lone game is left out."""
+    return [scores[i] + scores[i + 1] for i in sorted(scores) if i % 2 == 0 and i + 1 in scores]
+
+
+def pentanomial(pairs):
+    """Counts of pair scores 0, 0.5, 1, 1.5, 2 (a list of five) from pair points."""
+    counts = [0] * 5
+    for points in pairs:
+        counts[round(points * 2)] += 1
+    return counts
+
+
+def pentanomial_interval(counts):
+    """(elo, low, high) from the five pair-score counts: the mean score per game and
+    its 95 % interval with the variance of the pair means (see the module's text)."""
+    n = sum(counts)
+    if n == 0:
+        return 0.0, -math.inf, math.inf
+    mean = sum(c * i / 4.0 for i, c in enumerate(counts)) / n
+    var = sum(c * (i / 4.0 - mean) ** 2 for i, c in enumerate(counts)) / n
     half = Z95 * math.sqrt(var / n)
     return elo_from_score(mean), elo_from_score(mean - half), elo_from_score(mean + half)
 

@@ -3,7 +3,7 @@ python-chess, and reports the Elo difference with its 95 % interval.
 
     python -m nnue_scripts.match [--engine PATH] [--opponent PATH]
                                  [--option Name=Value ...] [--option-a Name=Value ...] [--option-b Name=Value ...]
-                                 [--games 20] [--tc 1+0.1 [--movestogo N] | --movetime S | --nodes N]
+                                 [--games 20] [--tc 1+0.1 [--movestogo N] [--time-margin MS] | --movetime S | --nodes N]
                                  [--book data/openings.epd] [--book-seed 0] [--concurrency 2]
                                  [--max-plies 400] [--pgn FILE] [--sprt elo0,elo1,alpha,beta]
 
@@ -15,7 +15,10 @@ Each opening of the book (EPD, one position per line; data/openings.epd is made 
 nnue_scripts.make_openings) is played twice with colours swapped; --book-seed rotates where
 in the book the match starts. The clock is kept here, like a GUI: wall time from `go` to
 `bestmove` is charged, so pipe and process latency count against the engine (with
---movestogo N the base time is added back every N moves of each side). Games end by the
+--movestogo N the base time is added back every N moves of each side). A move that takes
+longer than the time left loses on time only when it exceeds it by more than
+--time-margin ms (default 0); a smaller overshoot is counted and its debt stays on the
+clock (the rule is Clock's, the same for every engine). Games end by the
 rules (mate, stalemate, repetition, 50 moves, insufficient material) or are adjudicated
 a draw after --max-plies. A time forfeit, an illegal move or a crash loses the game for
 that engine and is reported as a failure.
@@ -40,6 +43,11 @@ common.require_chess("match.py")
 import chess  # noqa: E402
 import chess.engine  # noqa: E402
 import chess.pgn  # noqa: E402
+
+
+# Milliseconds by which a move may exceed the time left before it loses on time (see
+# Clock); the same for every engine.
+DEFAULT_TIME_MARGIN_MS = 0.0
 
 
 def parse_tc(text):
@@ -74,12 +82,25 @@ class Player:
 
 
 class Clock:
-    """Both sides' remaining time under --tc / --movestogo, or a fixed per-move limit."""
+    """Both sides' remaining time under --tc / --movestogo, or a fixed per-move limit,
+    and what each side spent: moves, seconds, the least time it had left after a move
+    (negative: it overshot its clock) and how many moves overshot.
+
+    The forfeit rule, the same for every engine: a move that takes longer than the time
+    left loses on time only when it exceeds it by more than --time-margin milliseconds.
+    A smaller overshoot is counted, and its debt stays on the clock (the time left goes
+    negative, the increment is added as usual), so repeated overshoots add up to a
+    forfeit; the engine is told at least MIN_CLOCK seconds while its clock is below that."""
+
+    MIN_CLOCK = 0.01
 
     def __init__(self, args):
         self.args = args
         self.base, self.inc = parse_tc(args.tc)
         self.left = {chess.WHITE: self.base, chess.BLACK: self.base}
+        self.margin = getattr(args, "time_margin", 0.0) / 1000.0
+        self.stats = {side: {"moves": 0, "seconds": 0.0, "min_left_ms": None, "overshoots": 0}
+                      for side in (chess.WHITE, chess.BLACK)}
 
     def limit(self, moves_played):
         if self.args.nodes:
@@ -90,28 +111,48 @@ class Clock:
         if self.args.movestogo:
             remaining = self.args.movestogo - moves_played % self.args.movestogo
         limit = chess.engine.Limit(
-            white_clock=self.left[chess.WHITE],
-            black_clock=self.left[chess.BLACK],
+            white_clock=max(self.left[chess.WHITE], self.MIN_CLOCK),
+            black_clock=max(self.left[chess.BLACK], self.MIN_CLOCK),
             white_inc=self.inc,
             black_inc=self.inc,
             remaining_moves=remaining,
         )
         return limit, remaining
 
+    def record(self, side, spent, budget):
+        stats = self.stats[side]
+        stats["moves"] += 1
+        stats["seconds"] += spent
+        if budget is None:
+            return
+        left_ms = round((budget - spent) * 1000.0, 1)
+        if stats["min_left_ms"] is None or left_ms < stats["min_left_ms"]:
+            stats["min_left_ms"] = left_ms
+        if spent > budget:
+            stats["overshoots"] += 1
+
     def charge(self, side, spent, remaining):
         """Charges `spent` seconds; False when the side has lost on time."""
         if self.args.nodes:
+            self.record(side, spent, None)
             return True
         if self.args.movetime:
             # A fixed move time gets the same latency allowance a clock would absorb.
+            self.record(side, spent, self.args.movetime)
             return spent <= self.args.movetime + self.args.movetime_margin
+        self.record(side, spent, self.left[side])
         self.left[side] -= spent
-        if self.left[side] < 0:
+        if self.left[side] < -self.margin:
             return False
         self.left[side] += self.inc
         if remaining == 1:
             self.left[side] += self.base
         return True
+
+    def side_stats(self, side):
+        stats = dict(self.stats[side])
+        stats["seconds"] = round(stats["seconds"], 3)
+        return stats
 
 
 def play_game(index, args, players, book):
@@ -123,7 +164,7 @@ def play_game(index, args, players, book):
     start_ply = board.ply()
     clock = Clock(args)
     engines = {}
-    result, termination, problem = "*", "normal", None
+    result, termination, problem, forfeit = "*", "normal", None, None
     try:
         engines = {chess.WHITE: white.start(), chess.BLACK: black.start()}
         while True:
@@ -140,7 +181,10 @@ def play_game(index, args, players, book):
             played = engines[side].play(board, limit)
             if not clock.charge(side, time.monotonic() - t0, remaining):
                 result, termination = ("0-1" if side == chess.WHITE else "1-0"), "time forfeit"
-                problem = f"{'white' if side == chess.WHITE else 'black'} lost on time at ply {board.ply()}"
+                over = -(clock.stats[side]["min_left_ms"] or 0.0)
+                problem = (f"{'white' if side == chess.WHITE else 'black'} lost on time at ply {board.ply()} "
+                           f"({over:.0f} ms over its clock)")
+                forfeit = "a" if (side == chess.WHITE) == a_is_white else "b"
                 break
             if played.resigned:
                 result, termination = ("0-1" if side == chess.WHITE else "1-0"), "resignation"
@@ -169,6 +213,9 @@ def play_game(index, args, players, book):
         "termination": termination,
         "problem": problem,
         "plies": board.ply() - start_ply,
+        "forfeit": forfeit,
+        "a_clock": clock.side_stats(chess.WHITE if a_is_white else chess.BLACK),
+        "b_clock": clock.side_stats(chess.BLACK if a_is_white else chess.WHITE),
         "pgn": make_pgn(board, fen, white.name, black.name, result, termination, index, args),
     }
 
@@ -251,6 +298,10 @@ def add_game_arguments(parser, event):
     parser.add_argument("--movestogo", type=int, default=0, help="N moves per base period (0: sudden death)")
     parser.add_argument("--movetime", type=float, default=0.0, help="fixed seconds per move instead of a clock")
     parser.add_argument("--movetime-margin", type=float, default=0.5, help="latency allowed over --movetime")
+    parser.add_argument(
+        "--time-margin", type=float, default=DEFAULT_TIME_MARGIN_MS,
+        help="ms a move may exceed the time left without losing on time (the overshoot is counted and its debt kept)",
+    )
     parser.add_argument("--nodes", type=int, default=0, help="fixed nodes per move instead of a clock")
     parser.add_argument("--book", default=common.DEFAULT_BOOK, help="EPD openings ('' for the start position)")
     parser.add_argument("--book-seed", type=int, default=0, help="first opening of the book to use")
@@ -306,16 +357,23 @@ def parse_sprt(text):
 
 
 def run_games(args, book, jobs, on_game, should_stop=lambda: False):
-    """Plays `jobs`, (index, players) pairs (the index picks the opening and the colours),
-    at most args.concurrency at a time; calls on_game(game) in this thread as each one
-    ends and starts no new game once should_stop() is true."""
+    """Plays `jobs`, (index, players) or (index, players, book, tag) tuples (the index
+    picks the opening of the job's book, default `book`, and the colours; the tag comes
+    back as game["tag"]), at most args.concurrency at a time; calls on_game(game) in this
+    thread as each one ends and starts no new game once should_stop() is true."""
     jobs = list(jobs)
+
+    def play(job):
+        index, players, job_book, tag = (*job, book, None)[:4] if len(job) == 2 else job
+        game = play_game(index, args, players, job_book)
+        game["tag"] = tag
+        return game
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
         pending = set()
         while jobs or pending:
             while jobs and len(pending) < args.concurrency and not should_stop():
-                index, players = jobs.pop(0)
-                pending.add(pool.submit(play_game, index, args, players, book))
+                pending.add(pool.submit(play, jobs.pop(0)))
             if not pending:
                 break
             done, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)

@@ -24,6 +24,12 @@ The interval of a fitted rating comes from the curvature of the log likelihood (
 inverse of the observed information matrix): estimate +- 1.96 standard deviations.
 Counting a draw as half a win overstates the variance of a game's score when draws are
 frequent, so the interval errs on the wide side.
+
+The difference of two fitted ratings (`difference`: a net against the classical
+evaluation, both measured against the same opponents) has the variance
+`C[a][a] + C[b][b] - 2 * C[a][b]` from the same inverse `C`: the covariance term counts
+that both ratings lean on the same unanchored opponents, so the interval is narrower
+than the two separate intervals suggest when they share them.
 """
 
 import math
@@ -212,10 +218,42 @@ def one_sided_bound(opponents, ratings, direction):
     return 0.5 * (lo + hi)
 
 
+class Fit:
+    """The result of a joint fit: `ratings` ({engine: Rating}), the covariance of the
+    fitted ratings ({engine: {engine: value}}, fitted engines only) and the anchors."""
+
+    def __init__(self, ratings, covariance, anchors):
+        self.ratings, self.covariance, self.anchors = ratings, covariance, dict(anchors)
+
+
 def fit_ratings(pairings, anchors):
     """{engine: Rating} for every non-anchor engine in `pairings`, a list of
     (a, b, wins, draws, losses) from a's view; `anchors` maps engine names to fixed
     ratings (at least one)."""
+    return fit(pairings, anchors).ratings
+
+
+def difference(result, a, b):
+    """(estimate, low, high): rating of a minus rating of b with its 95 % interval from
+    the joint fit `result` (a Fit), or None unless both are fitted or anchors."""
+    ratings, cov = result.ratings, result.covariance
+
+    def value(u):
+        if u in cov:
+            return ratings[u].estimate
+        return result.anchors.get(u)
+
+    if value(a) is None or value(b) is None:
+        return None
+    var = sum(sign_u * sign_v * cov.get(u, {}).get(v, 0.0)
+              for u, sign_u in ((a, 1.0), (b, -1.0)) for v, sign_v in ((a, 1.0), (b, -1.0)))
+    half = common.Z95 * math.sqrt(var) if var >= 0 else math.inf
+    estimate = value(a) - value(b)
+    return estimate, estimate - half, estimate + half
+
+
+def fit(pairings, anchors):
+    """The joint fit (a Fit) of `pairings` against `anchors`, as fit_ratings."""
     if not anchors:
         raise ValueError("at least one anchor rating is needed")
     games = build_games(pairings)
@@ -236,4 +274,5 @@ def fit_ratings(pairings, anchors):
             result[u] = Rating(s, high=one_sided_bound(games[u], ratings, -1), games=n)
         else:
             result[u] = Rating(s, games=n)
-    return result
+    matrix = {u: {v: covariance[i][j] for j, v in enumerate(free)} for i, u in enumerate(free)} if covariance else {}
+    return Fit(result, matrix, anchors)

@@ -9,6 +9,7 @@ import os
 import tempfile
 import unittest
 
+from nnue_scripts import common
 from nnue_scripts import gauntlet
 from nnue_scripts import rating_fit
 
@@ -52,9 +53,26 @@ class SpecTest(unittest.TestCase):
         self.assertEqual(parse(["--tc", "1+0.01"]).tc, "1+0.01")
 
 
-def game(index, a_score, problem=None):
+    def test_the_strength_preset(self):
+        args = parse(["--preset", "strength"])
+        self.assertEqual((args.tc, args.games, args.time_margin, args.sf_elo), ("5+0.05", 34, 200.0, "1800,2100,2400"))
+        self.assertEqual([os.path.basename(b) for b in args.book], ["openings.epd", "openings-random.epd"])
+        self.assertEqual(args.player, [gauntlet.STRENGTH_REFERENCE, "default-net"])
+        self.assertTrue(args.out_dir.endswith(os.path.join("target", "strength")))
+        # Flags override the preset; candidates replace the default net, classical stays.
+        args = parse(["--preset", "strength", "--games", "2", "--tc", "1+0.01", "--player", "c3:EvalFile=c3.nnue",
+                      "--book", "a.epd"])
+        self.assertEqual((args.games, args.tc, args.book), (2, "1+0.01", ["a.epd"]))
+        self.assertEqual(args.player, [gauntlet.STRENGTH_REFERENCE, "c3:EvalFile=c3.nnue"])
+        # Without the preset: one book and no margin, as before.
+        args = parse([])
+        self.assertEqual((len(args.book), args.time_margin, args.player), (1, 0.0, []))
+
+
+def game(index, a_score, problem=None, forfeit=None, a_clock=None, b_clock=None):
     result = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}[a_score]
-    return {"index": index, "result": result, "a_score": a_score, "termination": "normal", "problem": problem, "plies": 40}
+    return {"index": index, "result": result, "a_score": a_score, "termination": "normal", "problem": problem,
+            "plies": 40, "forfeit": forfeit, "a_clock": a_clock, "b_clock": b_clock}
 
 
 class PairingFileTest(unittest.TestCase):
@@ -115,6 +133,62 @@ class ReportTest(unittest.TestCase):
         self.assertIn(f"| glaurung | {gauntlet.format_rating(ratings['glaurung'])} | 4 | 0 | 1 | 3 | 12.5% | -338 [", report)
         self.assertIn(f"**Rating of nnue: {gauntlet.format_rating(ratings['nnue'])}**", report)
         self.assertIn("- toga2 not found", report)
+
+    def test_sets_pairs_differences_and_clock(self):
+        args = parse(["--games", "4", "--tc", "1+0.01", "--time-margin", "150",
+                      "--book", os.path.join(common.ROOT, "a.epd"), "--book", os.path.join(common.ROOT, "b.epd")])
+        classical = gauntlet.parse_player("classical:Use NNUE=false", "nnue")
+        net = gauntlet.parse_player("net", "nnue")
+        sf = gauntlet.parse_opponent("sf1800:stockfish:UCI_LimitStrength=true,UCI_Elo=1800")
+        toga = gauntlet.parse_opponent("toga2:toga2")
+        slow = {"moves": 30, "seconds": 1.0, "min_left_ms": -80.0, "overshoots": 2}
+        fine = {"moves": 30, "seconds": 1.0, "min_left_ms": 12.0, "overshoots": 0}
+        scores = {
+            ("classical", "sf1800"): ((1.0, 0.5, 0.0, 1.0), (0.5, 0.5, 1.0, 0.0)),
+            ("classical", "toga2"): ((0.5, 0.5, 0.0, 1.0), (0.0, 0.5, 1.0, 1.0)),
+            ("net", "sf1800"): ((1.0, 1.0, 0.5, 1.0), (1.0, 0.5, 0.0, 1.0)),
+            ("net", "toga2"): ((1.0, 0.0, 0.5, 0.5), (1.0, 1.0, 0.0, 0.5)),
+        }
+        saved = {}
+        for (player, opponent), per_set in scores.items():
+            for name, results in zip(("a", "b"), per_set):
+                saved[(name, player, opponent)] = {
+                    i: game(i, s, a_clock=fine, b_clock=slow if opponent == "toga2" else fine) for i, s in enumerate(results)
+                }
+        # toga2 lost one game on time (beyond the margin).
+        saved[("b", "net", "toga2")][0].update(forfeit="b", problem="black lost on time")
+        sets = [gauntlet.OpeningSet("a", "a.epd", ["f"] * 10), gauntlet.OpeningSet("b", "b.epd", ["f"] * 10)]
+        players, opponents = [classical, net], [sf, toga]
+        rows = gauntlet.pairing_rows(players, opponents, saved)
+        # classical vs sf1800: pairs 1.5, 1 (set a) and 1, 1 (set b).
+        self.assertEqual(rows[0]["pairs"], [0, 0, 3, 1, 0])
+        self.assertEqual((rows[0]["wins"], rows[0]["draws"], rows[0]["losses"]), (3, 3, 2))
+        # net vs toga2: pairs 1, 1 and 2, 0.5.
+        self.assertEqual(rows[3]["pairs"], [0, 1, 2, 0, 1])
+        self.assertEqual(rows[3]["failures"], 1)
+        only_a = gauntlet.pairing_rows(players, opponents, saved, {"a"})
+        self.assertEqual(only_a[0]["pairs"], [0, 0, 1, 1, 0])
+        fitted = gauntlet.joint_fit(rows, opponents)
+        extra = gauntlet.report_data(args, players, opponents, saved, sets, rows, fitted)
+        diff = extra["differences"][0]
+        self.assertEqual((diff["player"], diff["reference"]), ("net", "classical"))
+        expected = rating_fit.difference(fitted, "net", "classical")
+        self.assertAlmostEqual(diff["estimate"], expected[0], places=9)
+        self.assertAlmostEqual(diff["estimate"], fitted.ratings["net"].estimate - fitted.ratings["classical"].estimate, places=9)
+        self.assertEqual([s["set"] for s in extra["sets"]], ["a", "b"])
+        clock = extra["clock"]
+        self.assertEqual(clock["toga2"], {"games": 16, "moves": 480, "overshoots": 32, "worst_ms": 80.0, "forfeits": 1})
+        self.assertEqual(clock["net"]["forfeits"], 0)
+        self.assertEqual(clock["sf1800"]["worst_ms"], 0.0)
+        ratings = fitted.ratings
+        report = gauntlet.markdown(args, players, opponents, rows, ratings, [], extra)
+        self.assertIn("32 games, 4 per pairing and opening set (8 a pairing, 16 a player), openings a.epd, b.epd", report)
+        self.assertIn(f"- **net − classical: {gauntlet.format_interval(*expected)}**", report)
+        self.assertIn("| classical | sf1800 | 4 | 0 | 0 | 3 | 1 | 0 | ", report)
+        self.assertIn("| net | **all** | 8 | 0 | 1 | 3 | 2 | 2 | ", report)
+        self.assertIn("| toga2 | 16 | 480 | 32 | 80 | 1 |", report)
+        self.assertIn("at most 150 ms is not a forfeit", report)
+        self.assertIn("- a: **net − classical: ", report)
 
     def test_formats(self):
         self.assertEqual(gauntlet.format_elo(-0.0), "+0")
