@@ -95,6 +95,9 @@ pub struct SearchContext<'a> {
     pub on_info: Option<&'a mut dyn FnMut(&Info)>,
 }
 
+/// Deepest iteration a search runs: [`MAX_PLY`] less a margin, so that check
+/// extensions and quiescence below the last iteration still fit the line.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 4;
 /// Stack a thread needs to run a search (see the module documentation).
 pub const SEARCH_STACK_BYTES: usize = 32 << 20;
 /// Largest table accepted, in MiB.
@@ -297,9 +300,9 @@ impl Searcher {
 
         let time = budget(limits, root.turn(), self.move_overhead);
         let shared = shared(&self.tt, self.threads.len(), control, limits, time);
-        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
-            d.clamp(1, MAX_PLY as u32 - 4) as i32
-        });
+        let max_depth = limits
+            .depth
+            .map_or(MAX_DEPTH as i32, |d| d.clamp(1, MAX_DEPTH) as i32);
         let multipv = limits
             .multipv
             .unwrap_or(self.multipv)
