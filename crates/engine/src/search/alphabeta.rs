@@ -11,7 +11,7 @@ use super::movepick::{is_tactical, MovePicker};
 use super::params::*;
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
-use super::worker::{tt_cutoff, Worker};
+use super::worker::{lmr, tt_cutoff, Worker};
 
 /// A node's window and circumstances, fixed before its moves are searched.
 #[derive(Clone, Copy)]
@@ -25,9 +25,6 @@ pub(super) struct Node {
     pub static_eval: i32,
     pub us: Color,
 }
-
-/// Quiet moves that failed to cut before the one that did (history penalties).
-const QUIETS_REMEMBERED: usize = 32;
 
 impl Worker<'_, '_> {
     /// Principal variation search of a non-root node.
@@ -330,7 +327,7 @@ impl Worker<'_, '_> {
         {
             return 0;
         }
-        let mut r = self.lmr[depth.min(63) as usize][index.min(63)] as i32;
+        let mut r = lmr(self.lmr, depth, index);
         r -= i32::from(node.pv_node);
         r -= i32::from(node.in_check);
         if self.td.history.killers(node.ply).contains(&Some(*m)) {

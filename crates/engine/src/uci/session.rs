@@ -434,9 +434,9 @@ fn default_searcher() -> Searcher {
 
 /// `perft`'s depth: at least one ply (the count of depth 0 is 1 by definition),
 /// and deeper than any count that could finish.
-pub const PERFT_DEPTH_RANGE: ArgRange = ArgRange::new(1, 64);
+pub(crate) const PERFT_DEPTH_RANGE: ArgRange = ArgRange::new(1, 64);
 /// `bench`'s depth, the range `perft` has.
-pub const BENCH_DEPTH_RANGE: ArgRange = PERFT_DEPTH_RANGE;
+pub(crate) const BENCH_DEPTH_RANGE: ArgRange = PERFT_DEPTH_RANGE;
 
 /// `[depth]` for perft and bench, in [`PERFT_DEPTH_RANGE`] and
 /// [`BENCH_DEPTH_RANGE`].
