@@ -13,6 +13,10 @@ use super::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
 use super::worker::{lmr, tt_cutoff, Worker};
 
+/// The fifty-move rule: a game is drawn after this many plies without a capture
+/// or a pawn move (unless the last of them mated).
+const FIFTY_MOVE_PLIES: u32 = 100;
+
 /// A node's window and circumstances, fixed before its moves are searched.
 #[derive(Clone, Copy)]
 pub(super) struct Node {
@@ -121,7 +125,7 @@ impl Worker<'_, '_> {
         if self.is_repetition(pos.halfmoves()) || pos.is_insufficient_material() {
             return Some(DRAW);
         }
-        if pos.halfmoves() >= 100 && (!in_check || !pos.legal_moves().is_empty()) {
+        if pos.halfmoves() >= FIFTY_MOVE_PLIES && (!in_check || !pos.legal_moves().is_empty()) {
             return Some(DRAW);
         }
         if ply >= MAX_PLY - 1 {

@@ -266,11 +266,9 @@ impl Session {
     /// is the advertised default; on failure the previous network stays in use.
     fn load_eval_file(&mut self, name: &str) -> Result<(), UciError> {
         let loaded = if name == DEFAULT_EVAL_FILE {
-            default_net::load().map_err(|e| e.to_string())
+            default_net::load()
         } else {
-            Network::load(Path::new(name))
-                .map(|n| Some(Arc::new(n)))
-                .map_err(|e| e.to_string())
+            Network::load(Path::new(name)).map(|n| Some(Arc::new(n)))
         };
         match loaded {
             Ok(net) => {
