@@ -50,6 +50,8 @@ fn main() -> ExitCode {
 }
 
 /// The command-line mode: one command, its error on stderr with an exit status.
+/// Output that could not be written is a failure, except to a reader that went
+/// away (`nnue bench | head -1`), which is success.
 fn run_command(args: &[String], out: Output) -> ExitCode {
     match args[0].as_str() {
         "-h" | "--help" => return PROGRAM.report(&usage()),
@@ -58,11 +60,14 @@ fn run_command(args: &[String], out: Output) -> ExitCode {
         }
         _ => {}
     }
-    let mut session = Session::new(out);
+    let mut session = Session::new(out.clone());
     let result = session.execute(&args.join(" "));
     session.wait();
-    match result {
-        Ok(_) => ExitCode::from(exit::SUCCESS),
-        Err(e) => PROGRAM.fail(&e.to_string(), e.exit_code()),
+    match (result, out.failure()) {
+        (Err(e), _) => PROGRAM.fail(&e.to_string(), e.exit_code()),
+        (Ok(_), Some(failure)) => {
+            PROGRAM.fail(&format!("standard output: {failure}"), exit::FAILURE)
+        }
+        (Ok(_), None) => ExitCode::from(exit::SUCCESS),
     }
 }

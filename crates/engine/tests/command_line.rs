@@ -48,3 +48,22 @@ fn a_closed_pipe_is_never_a_panic() {
         assert_eq!(code, Some(i32::from(exit::SUCCESS)), "{args:?}: {stderr}");
     }
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_is_a_failure() {
+    let Ok(full) = std::fs::File::create("/dev/full") else {
+        return; // no /dev/full in this sandbox
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_nnue"))
+        .args(["perft", "1"])
+        .stdin(Stdio::null())
+        .stdout(full)
+        .output()
+        .expect("run nnue");
+    assert_eq!(out.status.code(), Some(i32::from(exit::FAILURE)));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "nnue: error: standard output: No space left on device (os error 28)\n"
+    );
+}
