@@ -11,7 +11,9 @@
 use std::path::PathBuf;
 
 // The core's SHA-256, compiled into this build script (it has no dependencies).
+// Its `pub` items are the core's API; here only `stockfish_name` is used.
 #[path = "../core/src/nnue/sha256.rs"]
+#[allow(unreachable_pub)]
 mod sha256;
 
 fn main() {

@@ -4,9 +4,17 @@
 
 use std::process::ExitCode;
 
+use nnue_core::cli::{exit, Program};
 use nnue_engine::uci::{self, Output, Session};
 
-const USAGE: &str = "\
+/// How the command-line mode names itself on its error lines.
+const PROGRAM: Program = Program("nnue");
+
+/// `--help`; the exit statuses are filled in from [`exit`], so the text cannot
+/// drift from what the program returns.
+fn usage() -> String {
+    format!(
+        "\
 Usage: nnue [COMMAND [ARGS...]]
 
 With no arguments, nnue speaks UCI on standard input and output (start it from a
@@ -18,8 +26,13 @@ commands). With arguments, it runs them as one command and exits:
   nnue eval              static evaluation of the start position
   nnue go depth N        search the start position
 
-Exit status: 0 success, 1 failure, 2 usage error (unknown command, bad argument).
-Errors go to standard error as 'nnue: error: <what>'.";
+Exit status: {} success, {} failure, {} usage error (unknown command, bad argument).
+Errors go to standard error as 'nnue: error: <what>'.",
+        exit::SUCCESS,
+        exit::FAILURE,
+        exit::USAGE
+    )
+}
 
 fn main() -> ExitCode {
     let out = Output::new(Box::new(std::io::stdout()));
@@ -33,30 +46,28 @@ fn main() -> ExitCode {
     ));
     let stdin = std::io::stdin();
     uci::run(stdin.lock(), out);
-    ExitCode::SUCCESS
+    ExitCode::from(exit::SUCCESS)
 }
 
 /// The command-line mode: one command, its error on stderr with an exit status.
+/// Output that could not be written is a failure, except to a reader that went
+/// away (`nnue bench | head -1`), which is success.
 fn run_command(args: &[String], out: Output) -> ExitCode {
     match args[0].as_str() {
-        "-h" | "--help" => {
-            out.line(USAGE);
-            return ExitCode::SUCCESS;
-        }
+        "-h" | "--help" => return PROGRAM.report(&usage()),
         "-V" | "--version" => {
-            out.line(&format!("nnue {}", env!("CARGO_PKG_VERSION")));
-            return ExitCode::SUCCESS;
+            return PROGRAM.report(&format!("nnue {}", env!("CARGO_PKG_VERSION")))
         }
         _ => {}
     }
-    let mut session = Session::new(out);
+    let mut session = Session::new(out.clone());
     let result = session.execute(&args.join(" "));
     session.wait();
-    match result {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("nnue: error: {e}");
-            ExitCode::from(e.exit_code())
+    match (result, out.failure()) {
+        (Err(e), _) => PROGRAM.fail(&e.to_string(), e.exit_code()),
+        (Ok(_), Some(failure)) => {
+            PROGRAM.fail(&format!("standard output: {failure}"), exit::FAILURE)
         }
+        (Ok(_), None) => ExitCode::from(exit::SUCCESS),
     }
 }

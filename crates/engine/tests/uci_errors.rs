@@ -8,6 +8,7 @@ mod support;
 use std::process::{Command, Output};
 use std::time::Duration;
 
+use nnue_core::cli::exit;
 use nnue_core::nnue::sha256::stockfish_name;
 use nnue_core::nnue::{random_network, Architecture};
 use nnue_engine::default_net::{self, DEFAULT_EVAL_FILE};
@@ -160,6 +161,7 @@ fn stderr(out: &Output) -> String {
 #[test]
 fn command_line_errors_have_one_format_and_exit_codes() {
     let out = nnue(&["perft", "x"]);
+    assert_eq!(out.status.code(), Some(i32::from(exit::USAGE)));
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
@@ -196,4 +198,154 @@ fn command_line_errors_have_one_format_and_exit_codes() {
         "{help}"
     );
     assert!(help.contains("Exit status: 0 success, 1 failure, 2 usage error"));
+}
+
+/// Runs `nnue ARGS` and checks it fails with `code`, `message` as its one
+/// error line and nothing on standard output.
+fn assert_refused(args: &[&str], code: u8, message: &str) {
+    let out = nnue(args);
+    assert_eq!(out.status.code(), Some(i32::from(code)), "{args:?}");
+    assert_eq!(stderr(&out), message, "{args:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "", "{args:?}");
+}
+
+#[test]
+fn perft_zero_is_refused_as_the_message_says() {
+    for depth in ["0", "65", "-1", "x"] {
+        assert_refused(
+            &["perft", depth],
+            exit::USAGE,
+            &format!("nnue: error: perft: depth '{depth}' is not a number in 1..64"),
+        );
+    }
+    assert_refused(
+        &["perft"],
+        exit::USAGE,
+        "nnue: error: perft: needs a depth in 1..64, like 'perft 5'",
+    );
+    assert_refused(
+        &["perft", "1", "2"],
+        exit::USAGE,
+        "nnue: error: perft: unexpected '2'",
+    );
+    let out = nnue(&["perft", "1"]);
+    assert_eq!(out.status.code(), Some(i32::from(exit::SUCCESS)));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 20\n"));
+}
+
+#[test]
+fn numeric_arguments_out_of_range_name_the_command_the_value_and_the_range() {
+    assert_refused(
+        &["bench", "0"],
+        exit::USAGE,
+        "nnue: error: bench: depth '0' is not a number in 1..64",
+    );
+    assert_refused(
+        &["bench", "99999999999999999999999"],
+        exit::USAGE,
+        "nnue: error: bench: depth '99999999999999999999999' is not a number in 1..64",
+    );
+    assert_refused(
+        &["setoption", "name", "Hash", "value", "0"],
+        exit::USAGE,
+        "nnue: error: setoption: option 'Hash' value 0 is outside 1..65536",
+    );
+    assert_refused(
+        &["setoption", "name", "Threads", "value", "two"],
+        exit::USAGE,
+        "nnue: error: setoption: option 'Threads' wants an integer in 1..256, got 'two'",
+    );
+    assert_refused(
+        &["go", "depth", "abc"],
+        exit::USAGE,
+        "nnue: error: go: 'depth abc' is not an integer in 1..124; no search started",
+    );
+    assert_refused(
+        &["go", "movetime"],
+        exit::USAGE,
+        "nnue: error: go: 'movetime' needs an integer in 0..18446744073709551615; \
+         no search started",
+    );
+    // In UCI mode the same refusals are error lines, and the session goes on.
+    let mut e = Engine::start();
+    for (line, error) in [
+        ("perft 0", "perft: depth '0' is not a number in 1..64"),
+        ("bench 65", "bench: depth '65' is not a number in 1..64"),
+        (
+            "setoption name MultiPV value 257",
+            "setoption: option 'MultiPV' value 257 is outside 1..256",
+        ),
+        (
+            "setoption name Move Overhead value 1.5",
+            "setoption: option 'Move Overhead' wants an integer in 0..5000, got '1.5'",
+        ),
+    ] {
+        e.send(line);
+        assert_eq!(errors(&e.sync()), [error], "{line}");
+    }
+    e.send("go depth 0");
+    let lines = e.until(LONG, |l| l.starts_with("bestmove"));
+    assert_eq!(
+        errors(&lines),
+        ["go: 'depth 0' is outside 1..124, the nearest value is used"]
+    );
+    e.quit();
+}
+
+#[test]
+fn a_malformed_go_number_is_an_error_line_and_starts_no_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for (keyword, range) in [
+        ("depth", "1..124"),
+        ("nodes", "1..18446744073709551615"),
+        ("movetime", "0..18446744073709551615"),
+        ("wtime", "0..18446744073709551615"),
+        ("btime", "0..18446744073709551615"),
+        ("winc", "0..18446744073709551615"),
+        ("binc", "0..18446744073709551615"),
+        ("movestogo", "1..4294967295"),
+        ("mate", "1..255"),
+    ] {
+        e.send(&format!("go {keyword} abc"));
+        let got = e.sync();
+        assert_eq!(
+            errors(&got),
+            [format!(
+                "go: '{keyword} abc' is not an integer in {range}; no search started"
+            )],
+            "{got:?}"
+        );
+        assert!(!got.iter().any(|l| l.starts_with("info depth")), "{got:?}");
+    }
+    // No search was started, so no bestmove comes; a search started by mistake
+    // would answer within this time (or, unbounded, never stop by itself).
+    e.send("go depth 2 wtime 1e3");
+    std::thread::sleep(Duration::from_millis(500));
+    let got = e.sync();
+    assert!(!got.iter().any(|l| l.starts_with("bestmove")), "{got:?}");
+    assert_eq!(
+        errors(&got),
+        ["go: 'wtime 1e3' is not an integer in 0..18446744073709551615; no search started"]
+    );
+    // The session keeps working: the next good go searches and answers.
+    e.send("go depth 2");
+    let lines = e.until(LONG, |l| l.starts_with("bestmove"));
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_ne!(lines.last().unwrap(), "bestmove (none)");
+    e.quit();
+}
+
+#[test]
+fn eval_with_use_nnue_false_says_the_classical_evaluation_is_in_use() {
+    let mut e = Engine::start();
+    e.send("setoption name Use NNUE value false");
+    e.send("eval");
+    let lines = e.until(LONG, |l| l.starts_with("NNUE evaluation"));
+    assert_eq!(
+        lines.last().unwrap(),
+        "NNUE evaluation disabled (Use NNUE is false): the classical evaluation is in use"
+    );
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    e.quit();
 }

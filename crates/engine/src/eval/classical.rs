@@ -8,7 +8,7 @@
 //! tables are built from simple geometric rules (centralisation, advancement,
 //! shelter) at compile time rather than typed in.
 //!
-//! Values are internal units (a pawn is about [`PAWN_VALUE_EG`](super::PAWN_VALUE_EG)
+//! Values are internal units (a pawn is about [`PAWN_VALUE_EG`](crate::value::PAWN_VALUE_EG)
 //! in the endgame), from the side to move's point of view. The evaluation is colour
 //! symmetric: a position and its colour-flipped mirror get the same value.
 

@@ -11,11 +11,7 @@ use std::sync::Arc;
 use nnue_core::nnue::{AccumulatorStack, Network};
 use shakmaty::{Chess, Move};
 
-use crate::search::score::EVAL_MAX;
-
-/// One pawn in the endgame, in internal units (Stockfish's `PawnValueEg`); the NNUE
-/// output uses the same scale, and UCI centipawns are `value * 100 / 208`.
-pub const PAWN_VALUE_EG: i32 = 208;
+use crate::value::EVAL_MAX;
 
 /// Which evaluation a search uses (cheap to clone: the network is shared).
 #[derive(Clone)]

@@ -11,7 +11,11 @@ use super::movepick::{is_tactical, MovePicker};
 use super::params::*;
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
-use super::worker::{tt_cutoff, Worker};
+use super::worker::{lmr, tt_cutoff, Worker};
+
+/// The fifty-move rule: a game is drawn after this many plies without a capture
+/// or a pawn move (unless the last of them mated).
+const FIFTY_MOVE_PLIES: u32 = 100;
 
 /// A node's window and circumstances, fixed before its moves are searched.
 #[derive(Clone, Copy)]
@@ -25,9 +29,6 @@ pub(super) struct Node {
     pub static_eval: i32,
     pub us: Color,
 }
-
-/// Quiet moves that failed to cut before the one that did (history penalties).
-const QUIETS_REMEMBERED: usize = 32;
 
 impl Worker<'_, '_> {
     /// Principal variation search of a non-root node.
@@ -124,7 +125,7 @@ impl Worker<'_, '_> {
         if self.is_repetition(pos.halfmoves()) || pos.is_insufficient_material() {
             return Some(DRAW);
         }
-        if pos.halfmoves() >= 100 && (!in_check || !pos.legal_moves().is_empty()) {
+        if pos.halfmoves() >= FIFTY_MOVE_PLIES && (!in_check || !pos.legal_moves().is_empty()) {
             return Some(DRAW);
         }
         if ply >= MAX_PLY - 1 {
@@ -330,7 +331,7 @@ impl Worker<'_, '_> {
         {
             return 0;
         }
-        let mut r = self.lmr[depth.min(63) as usize][index.min(63)] as i32;
+        let mut r = lmr(self.lmr, depth, index);
         r -= i32::from(node.pv_node);
         r -= i32::from(node.in_check);
         if self.td.history.killers(node.ply).contains(&Some(*m)) {

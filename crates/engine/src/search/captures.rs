@@ -13,90 +13,21 @@ use shakmaty::{
 
 /// Appends every legal capture (including en passant and capturing promotions to
 /// any piece) and every queen promotion by a push. `pos` must not be in check.
-pub fn legal_captures(pos: &Chess, out: &mut MoveList) {
+pub(crate) fn legal_captures(pos: &Chess, out: &mut MoveList) {
     let board = pos.board();
     let us = pos.turn();
     let Some(king) = board.king_of(us) else {
         return;
     };
-    let ours = board.by_color(us);
-    let theirs = board.by_color(!us);
-    let occupied = board.occupied();
-    let pinned = pinned_pieces(board, us, king);
-    let legal_for =
-        |from: Square, to: Square| !pinned.contains(from) || attacks::aligned(from, to, king);
-
-    // Knights, bishops, rooks and queens.
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        for from in board.by_role(role) & ours {
-            let reach = match role {
-                Role::Knight => attacks::knight_attacks(from),
-                Role::Bishop => attacks::bishop_attacks(from, occupied),
-                Role::Rook => attacks::rook_attacks(from, occupied),
-                _ => attacks::queen_attacks(from, occupied),
-            };
-            for to in reach & theirs & !board.kings() {
-                if legal_for(from, to) {
-                    out.push(Move::Normal {
-                        role,
-                        from,
-                        capture: board.role_at(to),
-                        to,
-                        promotion: None,
-                    });
-                }
-            }
-        }
-    }
-
-    // Pawns: captures (promoting ones to every piece) and queen promotions by a push.
-    let last_rank = match us {
-        Color::White => Rank::Eighth,
-        Color::Black => Rank::First,
+    let side = Side {
+        board,
+        us,
+        king,
+        theirs: board.by_color(!us) & !board.kings(),
+        pinned: pinned_pieces(board, us, king),
     };
-    for from in board.pawns() & ours {
-        let mut targets = attacks::pawn_attacks(us, from) & theirs & !board.kings();
-        let push = match us {
-            Color::White => from.offset(8),
-            Color::Black => from.offset(-8),
-        };
-        if let Some(push) = push {
-            if push.rank() == last_rank && !occupied.contains(push) {
-                targets |= Bitboard::from(push);
-            }
-        }
-        for to in targets {
-            if !legal_for(from, to) {
-                continue;
-            }
-            let capture = board.role_at(to);
-            if to.rank() == last_rank {
-                let promotions: &[Role] = if capture.is_some() {
-                    &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
-                } else {
-                    &[Role::Queen]
-                };
-                for &promotion in promotions {
-                    out.push(Move::Normal {
-                        role: Role::Pawn,
-                        from,
-                        capture,
-                        to,
-                        promotion: Some(promotion),
-                    });
-                }
-            } else {
-                out.push(Move::Normal {
-                    role: Role::Pawn,
-                    from,
-                    capture,
-                    to,
-                    promotion: None,
-                });
-            }
-        }
-    }
-
+    side.piece_captures(out);
+    side.pawn_moves(out);
     // En passant: rare, and its legality (discovered checks along the rank) is
     // subtle; shakmaty's own generator decides it.
     // (Checked first: building shakmaty's move list is a 2 KiB copy.)
@@ -105,19 +36,129 @@ pub fn legal_captures(pos: &Chess, out: &mut MoveList) {
             out.push(m);
         }
     }
+    side.king_captures(out);
+}
 
-    // The king: captures of pieces that nothing defends.
-    for to in attacks::king_attacks(king) & theirs & !board.kings() {
-        let without_king = occupied ^ Bitboard::from(king);
-        if board.attacks_to(to, !us, without_king).is_empty() {
-            out.push(Move::Normal {
-                role: Role::King,
-                from: king,
-                capture: board.role_at(to),
-                to,
-                promotion: None,
-            });
+/// The side to move of a position not in check, with what its moves need.
+struct Side<'a> {
+    board: &'a Board,
+    us: Color,
+    king: Square,
+    /// The enemy pieces that may be captured (not the king).
+    theirs: Bitboard,
+    pinned: Bitboard,
+}
+
+impl Side<'_> {
+    /// Whether a move from `from` to `to` keeps the king safe: a pinned piece
+    /// may only move along the line through its king.
+    #[inline]
+    fn legal_for(&self, from: Square, to: Square) -> bool {
+        !self.pinned.contains(from) || attacks::aligned(from, to, self.king)
+    }
+
+    /// Captures by knights, bishops, rooks and queens.
+    #[inline]
+    fn piece_captures(&self, out: &mut MoveList) {
+        let board = self.board;
+        let occupied = board.occupied();
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for from in board.by_role(role) & board.by_color(self.us) {
+                let reach = match role {
+                    Role::Knight => attacks::knight_attacks(from),
+                    Role::Bishop => attacks::bishop_attacks(from, occupied),
+                    Role::Rook => attacks::rook_attacks(from, occupied),
+                    _ => attacks::queen_attacks(from, occupied),
+                };
+                for to in reach & self.theirs {
+                    if self.legal_for(from, to) {
+                        out.push(Move::Normal {
+                            role,
+                            from,
+                            capture: board.role_at(to),
+                            to,
+                            promotion: None,
+                        });
+                    }
+                }
+            }
         }
+    }
+
+    /// Pawn captures (promoting ones to every piece) and queen promotions by a push.
+    #[inline]
+    fn pawn_moves(&self, out: &mut MoveList) {
+        let (board, us) = (self.board, self.us);
+        let last_rank = match us {
+            Color::White => Rank::Eighth,
+            Color::Black => Rank::First,
+        };
+        for from in board.pawns() & board.by_color(us) {
+            let mut targets = attacks::pawn_attacks(us, from) & self.theirs;
+            let push = match us {
+                Color::White => from.offset(8),
+                Color::Black => from.offset(-8),
+            };
+            if let Some(push) = push {
+                if push.rank() == last_rank && !board.occupied().contains(push) {
+                    targets |= Bitboard::from(push);
+                }
+            }
+            for to in targets {
+                if self.legal_for(from, to) {
+                    push_pawn_move(out, from, to, board.role_at(to), to.rank() == last_rank);
+                }
+            }
+        }
+    }
+
+    /// King captures of pieces that nothing defends.
+    #[inline]
+    fn king_captures(&self, out: &mut MoveList) {
+        let (board, king) = (self.board, self.king);
+        let without_king = board.occupied() ^ Bitboard::from(king);
+        for to in attacks::king_attacks(king) & self.theirs {
+            if board.attacks_to(to, !self.us, without_king).is_empty() {
+                out.push(Move::Normal {
+                    role: Role::King,
+                    from: king,
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+    }
+}
+
+/// A pawn move to `to`: on the last rank, a capture promotes to every piece and a
+/// push only to a queen (quiescence looks at no other quiet promotion).
+#[inline]
+fn push_pawn_move(
+    out: &mut MoveList,
+    from: Square,
+    to: Square,
+    capture: Option<Role>,
+    promotes: bool,
+) {
+    let pawn_move = |promotion| Move::Normal {
+        role: Role::Pawn,
+        from,
+        capture,
+        to,
+        promotion,
+    };
+    if !promotes {
+        out.push(pawn_move(None));
+        return;
+    }
+    let promotions: &[Role] = if capture.is_some() {
+        &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
+    } else {
+        &[Role::Queen]
+    };
+    for &promotion in promotions {
+        out.push(pawn_move(Some(promotion)));
     }
 }
 

@@ -12,14 +12,14 @@ const VALUE_BITS: u32 = 16;
 const VALUE_MASK: u64 = (1 << VALUE_BITS) - 1;
 
 /// The cache of one thread.
-pub struct EvalCache {
+pub(crate) struct EvalCache {
     slots: Vec<u64>,
     mask: u64,
 }
 
 impl EvalCache {
     /// A cache of the largest power of two of slots in `mb` MiB (at least one slot).
-    pub fn new(mb: usize) -> EvalCache {
+    pub(crate) fn new(mb: usize) -> EvalCache {
         let wanted = ((mb << 20) / std::mem::size_of::<u64>()).max(1);
         let size = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         EvalCache {
@@ -30,7 +30,7 @@ impl EvalCache {
 
     /// The cached value of `key`.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<i32> {
+    pub(crate) fn probe(&self, key: u64) -> Option<i32> {
         let slot = self.slots[(key & self.mask) as usize];
         (slot != 0 && slot & !VALUE_MASK == key & !VALUE_MASK)
             .then_some((slot & VALUE_MASK) as u16 as i16 as i32)
@@ -38,7 +38,7 @@ impl EvalCache {
 
     /// Caches `value` (within +-[`EVAL_MAX`], so it fits 16 bits) for `key`.
     #[inline]
-    pub fn store(&mut self, key: u64, value: i32) {
+    pub(crate) fn store(&mut self, key: u64, value: i32) {
         debug_assert!(value.abs() <= EVAL_MAX);
         self.slots[(key & self.mask) as usize] = (key & !VALUE_MASK) | (value as i16 as u16 as u64);
     }

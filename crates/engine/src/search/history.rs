@@ -5,13 +5,11 @@
 
 use shakmaty::{Color, Move, Role};
 
+use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_GRAVITY_DIVISOR, HISTORY_MAX};
 use super::score::MAX_PLY;
 
-/// History values stay within +-HISTORY_MAX (gravity formula keeps them bounded).
-pub const HISTORY_MAX: i32 = 16384;
-
 /// Killers and history of one search thread.
-pub struct History {
+pub(crate) struct History {
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
     table: [[i32; 64]; 12],
 }
@@ -35,19 +33,19 @@ fn piece_index(color: Color, m: &Move) -> usize {
 
 impl History {
     /// Forgets everything (new game).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         *self = History::default();
     }
 
     /// The two killers at `ply`.
     #[inline]
-    pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+    pub(crate) fn killers(&self, ply: usize) -> [Option<Move>; 2] {
         self.killers[ply.min(MAX_PLY + 1)]
     }
 
     /// Clears the killers of the ply below, so they come from this subtree.
     #[inline]
-    pub fn clear_killers(&mut self, ply: usize) {
+    pub(crate) fn clear_killers(&mut self, ply: usize) {
         if ply < MAX_PLY + 2 {
             self.killers[ply] = [None; 2];
         }
@@ -55,19 +53,26 @@ impl History {
 
     /// The history score of a quiet move by `color`.
     #[inline]
-    pub fn score(&self, color: Color, m: &Move) -> i32 {
+    pub(crate) fn score(&self, color: Color, m: &Move) -> i32 {
         self.table[piece_index(color, m)][m.to() as usize]
     }
 
     /// A quiet move caused a beta cutoff at `depth`: remember it as a killer, reward
     /// it and penalise the quiet moves tried before it.
-    pub fn reward(&mut self, color: Color, ply: usize, depth: i32, best: &Move, tried: &[Move]) {
+    pub(crate) fn reward(
+        &mut self,
+        color: Color,
+        ply: usize,
+        depth: i32,
+        best: &Move,
+        tried: &[Move],
+    ) {
         let ply = ply.min(MAX_PLY + 1);
         if self.killers[ply][0] != Some(*best) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(*best);
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
         self.update(color, best, bonus);
         for m in tried {
             if m != best {
@@ -80,7 +85,7 @@ impl History {
     fn update(&mut self, color: Color, m: &Move, bonus: i32) {
         let entry = &mut self.table[piece_index(color, m)][m.to() as usize];
         // Gravity: the closer to the bound, the smaller the step.
-        *entry += 32 * bonus - *entry * bonus.abs() / 512;
+        *entry += HISTORY_BONUS_SCALE * bonus - *entry * bonus.abs() / HISTORY_GRAVITY_DIVISOR;
         *entry = (*entry).clamp(-HISTORY_MAX, HISTORY_MAX);
     }
 }

@@ -22,6 +22,8 @@ pub use error::HashError;
 pub use limits::{Limits, SearchControl};
 pub use score::EVAL_MAX;
 pub use score::{Bound, Score};
-pub use searcher::{Info, PvLine, SearchContext, SearchResult, Searcher, SEARCH_STACK_BYTES};
+pub use searcher::{
+    Info, PvLine, SearchContext, SearchResult, Searcher, MAX_DEPTH, SEARCH_STACK_BYTES,
+};
 pub use tt::TranspositionTable;
 pub use worker::key;

@@ -23,12 +23,12 @@ const BAD_CAPTURE: i32 = -(1 << 20);
 
 /// Captures, en passant and promotions: the moves quiescence search looks at.
 #[inline]
-pub fn is_tactical(m: &Move) -> bool {
+pub(crate) fn is_tactical(m: &Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
 /// A node's moves with their ordering scores.
-pub struct MovePicker {
+pub(crate) struct MovePicker {
     moves: MoveList,
     /// Filled to the length of `moves` only (no per-node clearing of 270 slots).
     scores: ArrayVec<i32, MAX_MOVES>,
@@ -39,7 +39,7 @@ impl MovePicker {
     /// A picker whose moves `fill` writes straight into its own list (a move list is
     /// 2 KiB; quiescence builds one per node), scored for this node. `tt_move` is the
     /// table's move code (0 for none).
-    pub fn new(
+    pub(crate) fn new(
         fill: impl FnOnce(&mut MoveList),
         tt_move: u16,
         history: &History,
@@ -79,18 +79,18 @@ impl MovePicker {
     }
 
     /// Number of moves.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.moves.len()
     }
 
     /// Whether the node has no legal move.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }
 
     /// The best remaining move.
     #[inline]
-    pub fn next_move(&mut self) -> Option<Move> {
+    pub(crate) fn next_move(&mut self) -> Option<Move> {
         let n = self.moves.len();
         if self.next >= n {
             return None;

@@ -7,100 +7,165 @@ use shakmaty::Role;
 
 /// Piece values: Stockfish's endgame material values (king: more than everything).
 /// SEE swaps with them, delta pruning adds them, ordering ranks by them.
-pub const PIECE_VALUE: [i32; 6] = [208, 850, 910, 1380, 2680, 20000];
+pub(crate) const PIECE_VALUE: [i32; 6] = [208, 850, 910, 1380, 2680, 20000];
 
 /// The value of `role` from [`PIECE_VALUE`].
 #[inline]
-pub fn piece_value(role: Role) -> i32 {
+pub(crate) fn piece_value(role: Role) -> i32 {
     PIECE_VALUE[role as usize - Role::Pawn as usize]
 }
 
 /// The value of `role` in whole pawns, for MVV-LVA ordering.
 #[inline]
-pub fn piece_rank(role: Role) -> i32 {
+pub(crate) fn piece_rank(role: Role) -> i32 {
     piece_value(role) / PIECE_VALUE[0]
 }
 
 /// MVV-LVA: victim ranks weigh this much more than attacker ranks, so the most
 /// valuable victim always comes first.
-pub const MVV_WEIGHT: i32 = 128;
+pub(crate) const MVV_WEIGHT: i32 = 128;
 
 // Reverse futility pruning (static null move).
 /// Deepest node where a static value far above beta cuts.
-pub const RFP_MAX_DEPTH: i32 = 7;
+pub(crate) const RFP_MAX_DEPTH: i32 = 7;
 /// Margin per ply of depth.
-pub const RFP_MARGIN: i32 = 170;
+pub(crate) const RFP_MARGIN: i32 = 170;
 
 // Null-move pruning.
 /// Shallowest node that tries a null move.
-pub const NMP_MIN_DEPTH: i32 = 3;
+pub(crate) const NMP_MIN_DEPTH: i32 = 3;
 /// Reduction: base ...
-pub const NMP_BASE: i32 = 3;
+pub(crate) const NMP_BASE: i32 = 3;
 /// ... plus depth / this ...
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
+pub(crate) const NMP_DEPTH_DIVISOR: i32 = 4;
 /// ... plus (static eval - beta) / this, at most [`NMP_EVAL_MAX`].
-pub const NMP_EVAL_DIVISOR: i32 = 200;
-pub const NMP_EVAL_MAX: i32 = 3;
+pub(crate) const NMP_EVAL_DIVISOR: i32 = 200;
+/// The most plies the evaluation margin adds to the null-move reduction.
+pub(crate) const NMP_EVAL_MAX: i32 = 3;
 
 /// Internal iterative reduction: nodes this deep without a table move search one
 /// ply shallower.
-pub const IIR_MIN_DEPTH: i32 = 5;
+pub(crate) const IIR_MIN_DEPTH: i32 = 5;
 
 // Move-count (late move) pruning: at depth <= LMP_MAX_DEPTH skip quiet moves after
 // LMP_BASE + LMP_FACTOR * depth^2 moves.
-pub const LMP_MAX_DEPTH: i32 = 4;
-pub const LMP_BASE: i32 = 3;
-pub const LMP_FACTOR: i32 = 2;
+/// Deepest node where late quiet moves are skipped.
+pub(crate) const LMP_MAX_DEPTH: i32 = 4;
+/// Quiet moves always tried, at any depth.
+pub(crate) const LMP_BASE: i32 = 3;
+/// Further quiet moves tried per square of the depth.
+pub(crate) const LMP_FACTOR: i32 = 2;
 
 // SEE pruning of captures: at depth <= SEE_MAX_DEPTH skip captures losing more
 // than SEE_MARGIN per ply.
-pub const SEE_MAX_DEPTH: i32 = 6;
-pub const SEE_MARGIN: i32 = -120;
+/// Deepest node where losing captures are skipped.
+pub(crate) const SEE_MAX_DEPTH: i32 = 6;
+/// Material a capture may lose per ply of depth before it is skipped.
+pub(crate) const SEE_MARGIN: i32 = -120;
 
 // Futility pruning of quiet moves: at depth <= FUTILITY_MAX_DEPTH skip quiet moves
 // when static eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha.
-pub const FUTILITY_MAX_DEPTH: i32 = 5;
-pub const FUTILITY_BASE: i32 = 120;
-pub const FUTILITY_MARGIN: i32 = 100;
+/// Deepest node where futile quiet moves are skipped.
+pub(crate) const FUTILITY_MAX_DEPTH: i32 = 5;
+/// Margin at any depth.
+pub(crate) const FUTILITY_BASE: i32 = 120;
+/// Margin added per ply of depth.
+pub(crate) const FUTILITY_MARGIN: i32 = 100;
 
 // Late move reductions.
 /// Shallowest node that reduces.
-pub const LMR_MIN_DEPTH: i32 = 3;
+pub(crate) const LMR_MIN_DEPTH: i32 = 3;
 /// Root moves reduced from this index on (0-based, after the first line's).
-pub const LMR_ROOT_FROM: usize = 3;
+pub(crate) const LMR_ROOT_FROM: usize = 3;
 /// History score worth one ply less reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 6000;
+pub(crate) const LMR_HISTORY_DIVISOR: i32 = 6000;
 /// The log-log reduction table: `LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR`.
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 2.25;
+pub(crate) const LMR_BASE: f64 = 0.75;
+/// See [`LMR_BASE`].
+pub(crate) const LMR_DIVISOR: f64 = 2.25;
+/// Rows (depths) and columns (move numbers) of the reduction table; deeper nodes
+/// and later moves use the last row and column.
+pub(crate) const LMR_TABLE_SIZE: usize = 64;
+/// Root moves are reduced this many plies less than the table says: the root's
+/// move order is the least reliable part of the tree to cut.
+pub(crate) const LMR_ROOT_RELIEF: i32 = 1;
+
+/// Quiet moves remembered per node, to be penalised in the history when a later
+/// quiet move cuts (further ones are not penalised).
+pub(crate) const QUIETS_REMEMBERED: usize = 32;
 
 /// Check extensions stop once the line is this many times the root depth.
-pub const CHECK_EXTENSION_PLY_FACTOR: i32 = 2;
+pub(crate) const CHECK_EXTENSION_PLY_FACTOR: i32 = 2;
 
 // Quiescence.
 /// Plies after which only recaptures are searched.
-pub const RECAPTURES_FROM: u32 = 4;
+pub(crate) const RECAPTURES_FROM: u32 = 4;
 /// Delta pruning: a capture is skipped when even the victim's value plus this
 /// cannot lift the stand-pat value to alpha.
-pub const DELTA_MARGIN: i32 = 200;
+pub(crate) const DELTA_MARGIN: i32 = 200;
 
 // Aspiration windows.
+/// Lazy SMP: odd helper threads start at this depth (even ones at 1), so that the
+/// threads spread over depths instead of searching the same tree in step.
+pub(crate) const HELPER_ODD_START_DEPTH: i32 = 2;
+/// Iterations end this many plies short of `MAX_PLY` (`search::MAX_DEPTH`), so
+/// that check extensions and quiescence below the last iteration still fit.
+pub(crate) const MAX_DEPTH_MARGIN: u32 = 4;
+
 /// Shallowest iteration searched with a window around the last value.
-pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+pub(crate) const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// First half-width.
-pub const ASPIRATION_DELTA: i32 = 30;
+pub(crate) const ASPIRATION_DELTA: i32 = 30;
 /// After a fail, delta grows by delta / 2 + this ...
-pub const ASPIRATION_GROWTH: i32 = 10;
+pub(crate) const ASPIRATION_GROWTH: i32 = 10;
 /// ... and past this the window is opened fully.
-pub const ASPIRATION_FULL_WINDOW: i32 = 1000;
+pub(crate) const ASPIRATION_FULL_WINDOW: i32 = 1000;
 
 // Time management.
 /// Moves assumed left when the GUI does not say (with an increment).
-pub const DEFAULT_MOVES_TO_GO: u32 = 30;
+pub(crate) const DEFAULT_MOVES_TO_GO: u32 = 30;
 /// The same without increment (sudden death).
-pub const SUDDEN_DEATH_MOVES_TO_GO: u32 = 50;
+pub(crate) const SUDDEN_DEATH_MOVES_TO_GO: u32 = 50;
 /// Kept back on every move on top of the move overhead, milliseconds.
-pub const SAFETY_MS: u64 = 5;
+pub(crate) const SAFETY_MS: u64 = 5;
 /// Optimum time scale by how many iterations in a row kept the best move
 /// (0, 1, 2, 3 or more): a stable best move needs less time.
-pub const STABILITY_SCALE: [f64; 4] = [1.3, 1.0, 0.8, 0.6];
+pub(crate) const STABILITY_SCALE: [f64; 4] = [1.3, 1.0, 0.8, 0.6];
+/// With one move to the time control, the optimum is this share of the time left
+/// (numerator, denominator) ...
+pub(crate) const LAST_MOVE_OPTIMUM: (u32, u32) = (6, 10);
+/// ... and the maximum this share: the rest covers the GUI's latency.
+pub(crate) const LAST_MOVE_MAXIMUM: (u32, u32) = (8, 10);
+/// Share of the increment spent on every move on top of the time left's share.
+pub(crate) const INCREMENT_SHARE: (u32, u32) = (3, 4);
+/// The optimum is at most the time left divided by this.
+pub(crate) const OPTIMUM_LEFT_DIVISOR: u32 = 2;
+/// The maximum is at most this many optimums ...
+pub(crate) const MAXIMUM_OPTIMUMS: u32 = 4;
+/// ... and at most this share of the time left (never less than the optimum).
+pub(crate) const MAXIMUM_SHARE: (u32, u32) = (6, 10);
+/// How often a `go infinite` or pondering search that has finished its iterations
+/// looks for `stop` or `ponderhit`, in milliseconds.
+pub(crate) const RELEASE_POLL_MS: u64 = 1;
+/// Nodes between two publications of a thread's node count (and, on the main
+/// thread, two checks of the stop flag, the node limit and the clock); a power of
+/// two, so the check is a mask.
+pub(crate) const NODES_BETWEEN_CHECKS: u64 = 1024;
+
+// History (move ordering).
+/// History values stay within +-HISTORY_MAX (the gravity formula keeps them there).
+pub(crate) const HISTORY_MAX: i32 = 16384;
+/// A cutoff at depth d is worth d * d, at most this much.
+pub(crate) const HISTORY_BONUS_MAX: i32 = 400;
+/// The bonus is scaled up by this before it enters the table ...
+pub(crate) const HISTORY_BONUS_SCALE: i32 = 32;
+/// ... and an entry loses entry * |bonus| / this on each update (gravity: the
+/// closer to the bound, the smaller the step).
+pub(crate) const HISTORY_GRAVITY_DIVISOR: i32 = 512;
+
+// Transposition table replacement.
+/// A non-exact result does not replace one of the same position and search that
+/// is more than this many plies deeper.
+pub(crate) const TT_KEEP_DEPTH_MARGIN: i32 = 2;
+/// Choosing a victim slot, each search of age costs as many plies of depth.
+pub(crate) const TT_AGE_WEIGHT: i32 = 8;

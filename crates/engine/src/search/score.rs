@@ -1,21 +1,8 @@
 //! Search values: internal units, with mate scores encoded as distance from the root
 //! so that shorter mates are preferred, and how they are reported over UCI.
 
-use crate::eval::PAWN_VALUE_EG;
-
-/// Deepest ply the search goes (also bounds the mate distance).
-pub const MAX_PLY: usize = 128;
-/// Value of delivering mate now; mate in n plies is `MATE - n`.
-pub const MATE: i32 = 32000;
-/// Bigger than any value.
-pub const INFINITE: i32 = 32001;
-/// Values at or beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-pub const DRAW: i32 = 0;
-/// Largest static evaluation: every evaluation is clamped to +-EVAL_MAX, so a young
-/// or random net can never produce a mate score, and every value fits the table's
-/// 16-bit fields.
-pub const EVAL_MAX: i32 = MATE_BOUND - 1;
+use crate::value::PAWN_VALUE_EG;
+pub use crate::value::{DRAW, EVAL_MAX, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 
 /// A score as UCI prints it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,7 +21,7 @@ use super::limits::{Limits, SearchControl};
 use super::movepick::MovePicker;
 use super::params::{
     ASPIRATION_DELTA, ASPIRATION_FULL_WINDOW, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH,
-    STABILITY_SCALE,
+    HELPER_ODD_START_DEPTH, MAX_DEPTH_MARGIN, RELEASE_POLL_MS, STABILITY_SCALE,
 };
 use super::score::{Bound, Score, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::time::{budget, TimeBudget};
@@ -95,6 +95,9 @@ pub struct SearchContext<'a> {
     pub on_info: Option<&'a mut dyn FnMut(&Info)>,
 }
 
+/// Deepest iteration a search runs: [`MAX_PLY`] less a margin, so that check
+/// extensions and quiescence below the last iteration still fit the line.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - MAX_DEPTH_MARGIN;
 /// Stack a thread needs to run a search (see the module documentation).
 pub const SEARCH_STACK_BYTES: usize = 32 << 20;
 /// Largest table accepted, in MiB.
@@ -268,85 +271,47 @@ impl Searcher {
         let control = context.control.unwrap_or(&own_control);
         let mut no_output = |_: &Info| {};
         let on_info = context.on_info.unwrap_or(&mut no_output);
-        let game_keys = context.history;
         self.tt.new_search();
         let root_key = key(root);
 
-        let root_moves = self.root_moves(root, root_key, limits);
+        let mut root_moves = self.root_moves(root, root_key, limits);
         if root_moves.is_empty() {
-            // Mate, stalemate or no allowed move: nothing to search. Still wait for
-            // stop/ponderhit when asked to, as UCI requires.
-            wait_for_release(limits, control);
-            let value = if root.is_check() && limits.searchmoves.is_empty() {
-                -MATE
-            } else {
-                0
-            };
-            return SearchResult {
-                best_move: None,
-                ponder_move: None,
-                score: Score::from_value(value),
-                value,
-                depth: 0,
-                nodes: 0,
-                pv: Vec::new(),
-                lines: Vec::new(),
-            };
+            return no_move_result(root, limits, control);
         }
-        let mut root_moves = root_moves;
-
         let time = budget(limits, root.turn(), self.move_overhead);
         let shared = shared(&self.tt, self.threads.len(), control, limits, time);
-        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
-            d.clamp(1, MAX_PLY as u32 - 4) as i32
-        });
-        let multipv = limits
-            .multipv
-            .unwrap_or(self.multipv)
-            .clamp(1, THREADS_MAX)
-            .min(root_moves.len());
-        let single_move = root_moves.len() == 1;
+        let params = MainParams {
+            max_depth: limits
+                .depth
+                .map_or(MAX_DEPTH as i32, |d| d.clamp(1, MAX_DEPTH) as i32),
+            multipv: limits
+                .multipv
+                .unwrap_or(self.multipv)
+                .clamp(1, THREADS_MAX)
+                .min(root_moves.len()),
+            single_move: root_moves.len() == 1,
+            time,
+            limits,
+            start,
+        };
+        let root = Root {
+            pos: root,
+            key: root_key,
+            game_keys: context.history,
+        };
+        let outcome = run_threads(
+            &mut self.threads,
+            &shared,
+            &root,
+            &mut root_moves,
+            params,
+            on_info,
+        );
+        self.result_of(root.pos, outcome, shared.total_nodes())
+    }
 
-        let (main_td, helpers) = self.threads.split_first_mut().expect("at least one thread");
-        let outcome = std::thread::scope(|scope| {
-            for (i, td) in helpers.iter_mut().enumerate() {
-                let shared = &shared;
-                let mut moves = root_moves.clone();
-                let spawned = std::thread::Builder::new()
-                    .stack_size(SEARCH_STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        td.evaluator.reset(root);
-                        let mut w = Worker::new(shared, td, i + 1, game_keys, root_key);
-                        helper_loop(&mut w, root, &mut moves, max_depth);
-                        w.publish_nodes();
-                    });
-                if spawned.is_err() {
-                    // Cannot start more threads: search with the ones we have.
-                    break;
-                }
-            }
-            main_td.evaluator.reset(root);
-            let mut w = Worker::new(&shared, main_td, 0, game_keys, root_key);
-            let result = main_loop(
-                &mut w,
-                root,
-                &mut root_moves,
-                MainParams {
-                    max_depth,
-                    multipv,
-                    single_move,
-                    time,
-                    limits,
-                    start,
-                },
-                on_info,
-            );
-            w.publish_nodes();
-            shared.stop.store(true, Ordering::Relaxed);
-            result
-        });
-
-        let nodes = shared.total_nodes();
+    /// The search's answer from the main thread's `outcome`.
+    fn result_of(&self, root: &Chess, outcome: Outcome, nodes: u64) -> SearchResult {
         let best = &outcome.lines[0];
         let ponder_move = best
             .pv
@@ -405,6 +370,72 @@ impl Searcher {
             .legal_moves()
             .into_iter()
             .find(|m| encode_move(m) == code)
+    }
+}
+
+/// Runs the main thread's iterative deepening on the calling thread and the
+/// Lazy SMP helpers on threads of their own, until the main thread stops.
+fn run_threads(
+    threads: &mut [ThreadData],
+    shared: &Shared,
+    root: &Root,
+    root_moves: &mut [RootMove],
+    params: MainParams,
+    on_info: &mut dyn FnMut(&Info),
+) -> Outcome {
+    let max_depth = params.max_depth;
+    let (main_td, helpers) = threads.split_first_mut().expect("at least one thread");
+    std::thread::scope(|scope| {
+        for (i, td) in helpers.iter_mut().enumerate() {
+            let mut moves = root_moves.to_vec();
+            let spawned = std::thread::Builder::new()
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    td.evaluator.reset(root.pos);
+                    let mut w = Worker::new(shared, td, i + 1, root.game_keys, root.key);
+                    helper_loop(&mut w, root.pos, &mut moves, max_depth);
+                    w.publish_nodes();
+                });
+            if spawned.is_err() {
+                // Cannot start more threads: search with the ones we have.
+                break;
+            }
+        }
+        main_td.evaluator.reset(root.pos);
+        let mut w = Worker::new(shared, main_td, 0, root.game_keys, root.key);
+        let result = main_loop(&mut w, root.pos, root_moves, params, on_info);
+        w.publish_nodes();
+        shared.stop.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+/// The root of a search: its position, its key and the game's keys before it.
+struct Root<'a> {
+    pos: &'a Chess,
+    key: u64,
+    game_keys: &'a [u64],
+}
+
+/// The answer when the root has no move to search (mate, stalemate, or no
+/// `searchmoves` move is legal). Still waits for stop or ponderhit when asked
+/// to, as UCI requires.
+fn no_move_result(root: &Chess, limits: &Limits, control: &SearchControl) -> SearchResult {
+    wait_for_release(limits, control);
+    let value = if root.is_check() && limits.searchmoves.is_empty() {
+        -MATE
+    } else {
+        0
+    };
+    SearchResult {
+        best_move: None,
+        ponder_move: None,
+        score: Score::from_value(value),
+        value,
+        depth: 0,
+        nodes: 0,
+        pv: Vec::new(),
+        lines: Vec::new(),
     }
 }
 
@@ -609,7 +640,7 @@ fn report(
 /// threads spread over depths.
 fn helper_loop(w: &mut Worker, root: &Chess, moves: &mut [RootMove], max_depth: i32) {
     let odd = w.index() % 2 == 1;
-    let mut depth = if odd { 2 } else { 1 };
+    let mut depth = if odd { HELPER_ODD_START_DEPTH } else { 1 };
     while depth <= max_depth && !w.stopped() {
         aspiration(w, root, moves, 0, depth);
         depth += 1;
@@ -623,6 +654,6 @@ fn wait_for_release(limits: &Limits, control: &SearchControl) {
         if stop || (!limits.infinite && !ponder) {
             return;
         }
-        std::thread::sleep(Duration::from_millis(1));
+        std::thread::sleep(Duration::from_millis(RELEASE_POLL_MS));
     }
 }

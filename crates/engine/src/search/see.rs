@@ -10,7 +10,7 @@ use super::params::piece_value as value;
 
 /// Whether `m` by `us` wins at least `threshold` in the exchange it starts.
 /// Castling, en passant and promotions count as good (they are rare and mostly are).
-pub fn see_ge(board: &Board, us: Color, m: &Move, threshold: i32) -> bool {
+pub(crate) fn see_ge(board: &Board, us: Color, m: &Move, threshold: i32) -> bool {
     let (from, to, role, captured) = match *m {
         Move::Normal {
             role,

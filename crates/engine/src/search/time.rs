@@ -11,7 +11,10 @@ use shakmaty::Color;
 
 use super::limits::Limits;
 
-use super::params::{DEFAULT_MOVES_TO_GO, SAFETY_MS, SUDDEN_DEATH_MOVES_TO_GO};
+use super::params::{
+    DEFAULT_MOVES_TO_GO, INCREMENT_SHARE, LAST_MOVE_MAXIMUM, LAST_MOVE_OPTIMUM, MAXIMUM_OPTIMUMS,
+    MAXIMUM_SHARE, OPTIMUM_LEFT_DIVISOR, SAFETY_MS, SUDDEN_DEATH_MOVES_TO_GO,
+};
 
 /// Kept back on every move on top of the move overhead (process scheduling, pipes).
 /// Without increment (sudden death) the budget assumes more moves to go, since
@@ -20,14 +23,14 @@ const SAFETY: Duration = Duration::from_millis(SAFETY_MS);
 
 /// The time budget of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeBudget {
+pub(crate) struct TimeBudget {
     pub optimum: Duration,
     pub maximum: Duration,
 }
 
 /// The budget `limits` give the side `us`, or `None` when there is no clock
 /// (depth, nodes, infinite). `movetime` is used exactly, less the overhead.
-pub fn budget(limits: &Limits, us: Color, overhead: Duration) -> Option<TimeBudget> {
+pub(crate) fn budget(limits: &Limits, us: Color, overhead: Duration) -> Option<TimeBudget> {
     if let Some(mt) = limits.movetime {
         let t = mt.saturating_sub(overhead).max(Duration::from_millis(1));
         return Some(TimeBudget {
@@ -46,15 +49,25 @@ pub fn budget(limits: &Limits, us: Color, overhead: Duration) -> Option<TimeBudg
         None => DEFAULT_MOVES_TO_GO,
     };
     let (optimum, maximum) = if mtg == 1 {
-        (left * 6 / 10, left * 8 / 10)
+        (
+            share(left, LAST_MOVE_OPTIMUM),
+            share(left, LAST_MOVE_MAXIMUM),
+        )
     } else {
-        let optimum = (left / mtg + inc * 3 / 4).min(left / 2);
-        let maximum = (optimum * 4).min(left * 6 / 10).max(optimum);
+        let optimum = (left / mtg + share(inc, INCREMENT_SHARE)).min(left / OPTIMUM_LEFT_DIVISOR);
+        let maximum = (optimum * MAXIMUM_OPTIMUMS)
+            .min(share(left, MAXIMUM_SHARE))
+            .max(optimum);
         (optimum, maximum)
     };
     // No floor: with an almost empty clock the search stops right after its first
     // iteration (which always completes, so there is always a legal move).
     Some(TimeBudget { optimum, maximum })
+}
+
+/// `d * numerator / denominator` (multiplied first, as the shares were tuned).
+fn share(d: Duration, (numerator, denominator): (u32, u32)) -> Duration {
+    d * numerator / denominator
 }
 
 #[cfg(test)]

@@ -11,8 +11,10 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use shakmaty::{Move, Role};
 
 use super::error::HashError;
+use super::params::{TT_AGE_WEIGHT, TT_KEEP_DEPTH_MARGIN};
 use super::score::Bound;
 
+/// Slots per bucket: four 16-byte slots fill one 64-byte cache line.
 const BUCKET: usize = 4;
 
 #[derive(Default)]
@@ -79,7 +81,8 @@ impl TranspositionTable {
     /// Starts a new search: entries of older searches become preferred victims.
     pub fn new_search(&self) {
         let g = self.generation.load(Ordering::Relaxed);
-        self.generation.store((g + 1) & 63, Ordering::Relaxed);
+        self.generation
+            .store((g + 1) & GENERATION_MASK, Ordering::Relaxed);
     }
 
     #[inline]
@@ -132,7 +135,9 @@ impl TranspositionTable {
                 if data != 0 && check ^ data == key {
                     let old = unpack(data);
                     // Keep a deeper exact result of the same position, and its move.
-                    if bound != Bound::Exact && old.depth > depth + 2 && gen_of(data) == generation
+                    if bound != Bound::Exact
+                        && old.depth > depth + TT_KEEP_DEPTH_MARGIN
+                        && gen_of(data) == generation
                     {
                         return;
                     }
@@ -145,8 +150,8 @@ impl TranspositionTable {
                 }
                 break;
             }
-            let age = (generation.wrapping_sub(gen_of(data)) & 63) as i32;
-            let worth = unpack(data).depth - 8 * age;
+            let age = (generation.wrapping_sub(gen_of(data)) & GENERATION_MASK) as i32;
+            let worth = unpack(data).depth - TT_AGE_WEIGHT * age;
             if worth < worst {
                 worst = worth;
                 victim = i;
@@ -179,43 +184,87 @@ impl TranspositionTable {
     }
 }
 
-// Layout of the data word: move 16 | value 16 | eval 16 | depth 8 | bound 2 | gen 6.
+// Layout of the data word, from the lowest bit:
+// move 16 | value 16 | eval 16 | depth 8 | bound 2 | generation 6.
+/// Bits of the move code ([`encode_move`]).
+const MOVE_WIDTH: u32 = 16;
+/// Bits of the value and of the static evaluation (two's complement; every
+/// value the search stores fits, see `EVAL_MAX` and `MATE`).
+const VALUE_WIDTH: u32 = 16;
+/// Bits of the depth, stored plus [`DEPTH_OFFSET`].
+const DEPTH_WIDTH: u32 = 8;
+/// Bits of the bound.
+const BOUND_WIDTH: u32 = 2;
+/// Bits of the search generation.
+const GENERATION_WIDTH: u32 = 6;
+
+const VALUE_SHIFT: u32 = MOVE_WIDTH;
+const EVAL_SHIFT: u32 = VALUE_SHIFT + VALUE_WIDTH;
+const DEPTH_SHIFT: u32 = EVAL_SHIFT + VALUE_WIDTH;
+const BOUND_SHIFT: u32 = DEPTH_SHIFT + DEPTH_WIDTH;
+const GENERATION_SHIFT: u32 = BOUND_SHIFT + BOUND_WIDTH;
+const _: () = assert!(GENERATION_SHIFT + GENERATION_WIDTH == u64::BITS);
+
+const DEPTH_MASK: u64 = (1 << DEPTH_WIDTH) - 1;
+const BOUND_MASK: u64 = (1 << BOUND_WIDTH) - 1;
+/// Generations count modulo 64: the age of an entry is taken with this mask.
+const GENERATION_MASK: u8 = (1 << GENERATION_WIDTH) - 1;
+/// Quiescence stores depth 0 and some nodes -1 (`depth - 1` at a leaf): stored
+/// depths are shifted up by this so they are never negative.
+const DEPTH_OFFSET: i32 = 1;
+/// The deepest depth stored (deeper ones are stored as this).
+const DEPTH_STORED_MAX: i32 = DEPTH_MASK as i32 - DEPTH_OFFSET;
+
+/// The bound's code. Never 0, so that a stored word is never 0 (an empty slot).
+const BOUND_EXACT: u64 = 1;
+const BOUND_LOWER: u64 = 2;
+const BOUND_UPPER: u64 = 3;
+
 fn pack(mv: u16, value: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     let b = match bound {
-        Bound::Exact => 1u64,
-        Bound::Lower => 2,
-        Bound::Upper => 3,
+        Bound::Exact => BOUND_EXACT,
+        Bound::Lower => BOUND_LOWER,
+        Bound::Upper => BOUND_UPPER,
     };
+    let depth = (depth.clamp(-DEPTH_OFFSET, DEPTH_STORED_MAX) + DEPTH_OFFSET) as u64;
     (mv as u64)
-        | ((value as i16 as u16 as u64) << 16)
-        | ((eval as i16 as u16 as u64) << 32)
-        | (((depth.clamp(-1, 254) + 1) as u64) << 48)
-        | (b << 56)
-        | ((generation as u64 & 63) << 58)
+        | ((value as i16 as u16 as u64) << VALUE_SHIFT)
+        | ((eval as i16 as u16 as u64) << EVAL_SHIFT)
+        | (depth << DEPTH_SHIFT)
+        | (b << BOUND_SHIFT)
+        | (u64::from(generation & GENERATION_MASK) << GENERATION_SHIFT)
 }
 
 fn unpack(data: u64) -> TtEntry {
     TtEntry {
         mv: data as u16,
-        value: (data >> 16) as u16 as i16 as i32,
-        eval: (data >> 32) as u16 as i16 as i32,
-        depth: ((data >> 48) & 0xFF) as i32 - 1,
-        bound: match (data >> 56) & 3 {
-            2 => Bound::Lower,
-            3 => Bound::Upper,
+        value: (data >> VALUE_SHIFT) as u16 as i16 as i32,
+        eval: (data >> EVAL_SHIFT) as u16 as i16 as i32,
+        depth: ((data >> DEPTH_SHIFT) & DEPTH_MASK) as i32 - DEPTH_OFFSET,
+        bound: match (data >> BOUND_SHIFT) & BOUND_MASK {
+            BOUND_LOWER => Bound::Lower,
+            BOUND_UPPER => Bound::Upper,
             _ => Bound::Exact,
         },
     }
 }
 
 fn gen_of(data: u64) -> u8 {
-    (data >> 58) as u8 & 63
+    (data >> GENERATION_SHIFT) as u8 & GENERATION_MASK
 }
+
+// Layout of a move code, from the lowest bit: origin 6 | destination 6 | promotion 4.
+/// A square's 6 bits.
+const SQUARE_MASK: u16 = 63;
+/// Where the destination starts.
+const TO_SHIFT: u32 = 6;
+/// Where the promotion role starts (0 none, 1 knight, 2 bishop, 3 rook, 4 queen).
+const PROMOTION_SHIFT: u32 = 12;
 
 /// A move in 16 bits: origin, destination (the rook's square for castling, so every
 /// legal move has a distinct code) and promotion role.
 #[inline]
-pub fn encode_move(m: &Move) -> u16 {
+pub(crate) fn encode_move(m: &Move) -> u16 {
     let (from, to, promo) = match *m {
         Move::Normal {
             from,
@@ -236,7 +285,9 @@ pub fn encode_move(m: &Move) -> u16 {
     };
     // Never 0 for a real move: from != to, so the low 12 bits are not all zero
     // unless from = to = a1, which no move has.
-    (u16::from(from) & 63) | ((u16::from(to) & 63) << 6) | (p << 12)
+    (u16::from(from) & SQUARE_MASK)
+        | ((u16::from(to) & SQUARE_MASK) << TO_SHIFT)
+        | (p << PROMOTION_SHIFT)
 }
 
 #[cfg(test)]

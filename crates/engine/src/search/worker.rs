@@ -15,7 +15,10 @@ use super::eval_cache::EvalCache;
 use super::history::History;
 use super::limits::SearchControl;
 use super::movepick::is_tactical;
-use super::params::{LMR_BASE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_ROOT_FROM};
+use super::params::{
+    LMR_BASE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_ROOT_FROM, LMR_ROOT_RELIEF, LMR_TABLE_SIZE,
+    NODES_BETWEEN_CHECKS,
+};
 use super::score::{from_tt, to_tt, Bound, INFINITE, MAX_PLY};
 use super::time::TimeBudget;
 use super::tt::{encode_move, TranspositionTable, TtEntry};
@@ -29,7 +32,7 @@ pub fn key(pos: &Chess) -> u64 {
 
 /// State kept per thread between searches: move-ordering memory, the evaluator
 /// (with its accumulator stack) and the principal-variation table.
-pub struct ThreadData {
+pub(crate) struct ThreadData {
     pub history: History,
     pub evaluator: Evaluator,
     /// Static evaluations by key (`Searcher::set_eval_cache`).
@@ -39,7 +42,7 @@ pub struct ThreadData {
 }
 
 impl ThreadData {
-    pub fn new(evaluator: Evaluator) -> ThreadData {
+    pub(crate) fn new(evaluator: Evaluator) -> ThreadData {
         ThreadData {
             history: History::default(),
             evaluator,
@@ -51,7 +54,7 @@ impl ThreadData {
 }
 
 /// What all threads of one search share.
-pub struct Shared<'a> {
+pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     /// Set once the search must end (by the main thread or the caller).
     pub stop: AtomicBool,
@@ -66,21 +69,19 @@ pub struct Shared<'a> {
 }
 
 impl Shared<'_> {
-    pub fn total_nodes(&self) -> u64 {
+    pub(crate) fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 }
 
 /// A root move with its latest value and line.
 #[derive(Clone, Debug)]
-pub struct RootMove {
+pub(crate) struct RootMove {
     pub mv: Move,
     pub score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
 }
-
-const LMR_TABLE_SIZE: usize = 64;
 
 type LmrTable = [[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
 
@@ -98,8 +99,15 @@ fn lmr_table() -> LmrTable {
     t
 }
 
+/// The reduction of move number `index` (from 0 at the root, 1 below) at `depth`.
+#[inline]
+pub(super) fn lmr(table: &LmrTable, depth: i32, index: usize) -> i32 {
+    let last = LMR_TABLE_SIZE - 1;
+    i32::from(table[(depth as usize).min(last)][index.min(last)])
+}
+
 /// The search state of one thread for one `search` call.
-pub struct Worker<'a, 'b> {
+pub(crate) struct Worker<'a, 'b> {
     pub(super) shared: &'a Shared<'b>,
     pub(super) td: &'a mut ThreadData,
     index: usize,
@@ -117,7 +125,7 @@ pub struct Worker<'a, 'b> {
 
 impl<'a, 'b> Worker<'a, 'b> {
     /// A worker for thread `index` (0 = main) with the game's earlier keys.
-    pub fn new(
+    pub(crate) fn new(
         shared: &'a Shared<'b>,
         td: &'a mut ThreadData,
         index: usize,
@@ -144,46 +152,46 @@ impl<'a, 'b> Worker<'a, 'b> {
 
     /// Whether the search was told to stop (or hit a limit).
     #[inline]
-    pub fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.stopped
     }
 
     /// This thread's number (0 = main).
-    pub fn index(&self) -> usize {
+    pub(crate) fn index(&self) -> usize {
         self.index
     }
 
     /// The caller's flags.
-    pub fn control(&self) -> &SearchControl {
+    pub(crate) fn control(&self) -> &SearchControl {
         self.shared.control
     }
 
     /// Tells every thread to stop.
-    pub fn shared_stop(&mut self) {
+    pub(crate) fn shared_stop(&mut self) {
         self.shared.stop.store(true, Ordering::Relaxed);
         self.stopped = true;
     }
 
     /// Nodes of all threads (as last published).
-    pub fn total_nodes(&self) -> u64 {
+    pub(crate) fn total_nodes(&self) -> u64 {
         self.shared.total_nodes()
     }
 
     /// Table usage in permille.
-    pub fn hashfull(&self) -> u32 {
+    pub(crate) fn hashfull(&self) -> u32 {
         self.shared.tt.hashfull()
     }
 
     /// Publishes this thread's node count.
-    pub fn publish_nodes(&self) {
+    pub(crate) fn publish_nodes(&self) {
         self.shared.nodes[self.index].store(self.nodes, Ordering::Relaxed);
     }
 
-    /// Counts a node; every 1024 nodes publishes the count and checks the limits.
+    /// Counts a node; every [`NODES_BETWEEN_CHECKS`] nodes publishes the count and checks the limits.
     #[inline]
     pub(super) fn tick(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & (NODES_BETWEEN_CHECKS - 1) == 0 {
             self.publish_nodes();
             if self.index == 0 {
                 self.check_limits();
@@ -195,7 +203,7 @@ impl<'a, 'b> Worker<'a, 'b> {
     }
 
     /// Main thread: ends the search on `stop`, the node limit or the hard time limit.
-    pub fn check_limits(&mut self) {
+    pub(crate) fn check_limits(&mut self) {
         let shared = self.shared;
         let mut stop = shared.control.stop.load(Ordering::Relaxed);
         if let Some(limit) = shared.node_limit {
@@ -289,7 +297,7 @@ impl<'a, 'b> Worker<'a, 'b> {
 
     /// Searches the root moves `moves[first..]` at `depth` in the window
     /// `(alpha, beta)`, updating their scores and lines. Returns the best value.
-    pub fn search_root(
+    pub(crate) fn search_root(
         &mut self,
         pos: &Chess,
         moves: &mut [RootMove],
@@ -314,8 +322,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             } else {
                 let quiet = !is_tactical(&m) && !gives_check;
                 let r = if depth >= LMR_MIN_DEPTH && quiet && i >= first + LMR_ROOT_FROM {
-                    (self.lmr[depth.min(63) as usize][(i - first).min(63)] as i32 - 1)
-                        .clamp(0, new_depth - 1)
+                    (lmr(self.lmr, depth, i - first) - LMR_ROOT_RELIEF).clamp(0, new_depth - 1)
                 } else {
                     0
                 };

@@ -7,11 +7,32 @@ use std::sync::Arc;
 use nnue_core::nnue::Network;
 use shakmaty::{Chess, Color, Position};
 
-use crate::eval::{classical, PAWN_VALUE_EG};
+use crate::eval::classical;
+use crate::value::PAWN_VALUE_EG;
 
-/// The lines printed for `eval`. `net` is the loaded network, if any, and
-/// `net_name` where it came from.
-pub fn eval_lines(pos: &Chess, net: Option<&Arc<Network>>, net_name: &str) -> Vec<String> {
+/// The line `eval` prints when `Use NNUE` is false, whatever net is loaded.
+pub const CLASSICAL_BY_CHOICE: &str =
+    "NNUE evaluation disabled (Use NNUE is false): the classical evaluation is in use";
+/// The line `eval` prints when no network is loaded.
+pub const NO_NETWORK: &str =
+    "NNUE evaluation unavailable: no network loaded (set EvalFile to a .nnue file)";
+
+/// Which evaluation the session uses, as `eval` reports it.
+#[derive(Clone, Copy)]
+pub enum EvalSource<'a> {
+    /// A network, with the name it was loaded under.
+    Nnue {
+        net: &'a Arc<Network>,
+        name: &'a str,
+    },
+    /// `Use NNUE` is false: the classical evaluation, loaded net or not.
+    ClassicalByChoice,
+    /// No network is loaded (none embedded, none set), so the search is classical.
+    NoNetwork,
+}
+
+/// The lines printed for `eval`.
+pub fn eval_lines(pos: &Chess, source: EvalSource<'_>) -> Vec<String> {
     let white = |v: i32| if pos.turn() == Color::White { v } else { -v };
     let pawns = |v: i32| white(v) as f64 / PAWN_VALUE_EG as f64;
     let c = classical::evaluate(pos);
@@ -19,22 +40,42 @@ pub fn eval_lines(pos: &Chess, net: Option<&Arc<Network>>, net_name: &str) -> Ve
         "Classical evaluation {c} (side to move, internal units) = {:+.2} (white side, pawns)",
         pawns(c)
     )];
-    match net {
-        Some(net) => {
+    match source {
+        EvalSource::Nnue { net, name } => {
             let v = nnue_core::nnue::evaluate(net, pos);
             lines.push(format!(
                 "NNUE evaluation {v} (side to move, internal units)"
             ));
             lines.push(format!(
-                "NNUE evaluation {:+.2} (white side, pawns) using {net_name} [{}]",
+                "NNUE evaluation {:+.2} (white side, pawns) using {name} [{}]",
                 pawns(v),
                 net.architecture().summary()
             ));
         }
-        None => lines.push(
-            "NNUE evaluation unavailable: no network loaded (set EvalFile to a .nnue file)"
-                .to_string(),
-        ),
+        EvalSource::ClassicalByChoice => lines.push(CLASSICAL_BY_CHOICE.to_string()),
+        EvalSource::NoNetwork => lines.push(NO_NETWORK.to_string()),
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_a_net_in_use_the_second_line_says_why() {
+        let start = Chess::default();
+        let lines = eval_lines(&start, EvalSource::ClassicalByChoice);
+        assert_eq!(
+            lines,
+            [
+                "Classical evaluation 20 (side to move, internal units) = +0.10 (white side, pawns)",
+                "NNUE evaluation disabled (Use NNUE is false): the classical evaluation is in use",
+            ]
+        );
+        assert_eq!(
+            eval_lines(&start, EvalSource::NoNetwork)[1],
+            "NNUE evaluation unavailable: no network loaded (set EvalFile to a .nnue file)"
+        );
+    }
 }

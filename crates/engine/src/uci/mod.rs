@@ -10,6 +10,7 @@ pub mod display;
 pub mod error;
 pub mod eval_report;
 pub mod go;
+pub mod number;
 pub mod options;
 pub mod output;
 pub mod position;

@@ -3,18 +3,19 @@
 //! here so the search never sees an out-of-range value.
 
 use super::error::UciError;
+use super::number::{ArgRange, Reading};
 use crate::default_net::DEFAULT_EVAL_FILE;
 
 /// Hash table size limits in MiB.
-pub const HASH_RANGE: (usize, usize) = (1, 65536);
+pub const HASH_RANGE: ArgRange = ArgRange::new(1, 65536);
 /// Default hash size in MiB (Stockfish's default too).
 pub const HASH_DEFAULT: usize = 16;
 /// Search threads.
-pub const THREADS_RANGE: (usize, usize) = (1, 256);
+pub const THREADS_RANGE: ArgRange = ArgRange::new(1, 256);
 /// Principal variations reported.
-pub const MULTIPV_RANGE: (usize, usize) = (1, 256);
+pub const MULTIPV_RANGE: ArgRange = ArgRange::new(1, 256);
 /// Time kept in reserve per move for GUI and pipe latency, in milliseconds.
-pub const MOVE_OVERHEAD_RANGE: (u64, u64) = (0, 5000);
+pub const MOVE_OVERHEAD_RANGE: ArgRange = ArgRange::new(0, 5000);
 /// Default move overhead in milliseconds.
 pub const MOVE_OVERHEAD_DEFAULT: u64 = 10;
 
@@ -36,22 +37,22 @@ pub fn announce() -> Vec<String> {
     vec![
         format!(
             "option name Hash type spin default {HASH_DEFAULT} min {} max {}",
-            HASH_RANGE.0, HASH_RANGE.1
+            HASH_RANGE.lo, HASH_RANGE.hi
         ),
         format!(
             "option name Threads type spin default 1 min {} max {}",
-            THREADS_RANGE.0, THREADS_RANGE.1
+            THREADS_RANGE.lo, THREADS_RANGE.hi
         ),
         format!(
             "option name MultiPV type spin default 1 min {} max {}",
-            MULTIPV_RANGE.0, MULTIPV_RANGE.1
+            MULTIPV_RANGE.lo, MULTIPV_RANGE.hi
         ),
         format!("option name EvalFile type string default {DEFAULT_EVAL_FILE}"),
         "option name Use NNUE type check default true".to_string(),
         "option name Clear Hash type button".to_string(),
         format!(
             "option name Move Overhead type spin default {MOVE_OVERHEAD_DEFAULT} min {} max {}",
-            MOVE_OVERHEAD_RANGE.0, MOVE_OVERHEAD_RANGE.1
+            MOVE_OVERHEAD_RANGE.lo, MOVE_OVERHEAD_RANGE.hi
         ),
         "option name Ponder type check default false".to_string(),
     ]
@@ -60,7 +61,7 @@ pub fn announce() -> Vec<String> {
 /// Parses the arguments after `setoption`. Option names are case-insensitive, as
 /// the UCI protocol says.
 pub fn parse_setoption(args: &[&str]) -> Result<OptionChange, UciError> {
-    let err = |m: String| UciError::SetOption(m);
+    let err = |m: String| UciError::SetOptionArgument(m);
     if args.first() != Some(&"name") {
         return Err(err("expected 'name <option> [value <value>]'".to_string()));
     }
@@ -77,13 +78,15 @@ pub fn parse_setoption(args: &[&str]) -> Result<OptionChange, UciError> {
         }
     };
     match name.to_ascii_lowercase().as_str() {
-        "hash" => spin(&name, &need(&value)?, HASH_RANGE).map(OptionChange::Hash),
-        "threads" => spin(&name, &need(&value)?, THREADS_RANGE).map(OptionChange::Threads),
-        "multipv" => spin(&name, &need(&value)?, MULTIPV_RANGE).map(OptionChange::MultiPv),
+        "hash" => spin(&name, &need(&value)?, HASH_RANGE).map(|v| OptionChange::Hash(v as usize)),
+        "threads" => {
+            spin(&name, &need(&value)?, THREADS_RANGE).map(|v| OptionChange::Threads(v as usize))
+        }
+        "multipv" => {
+            spin(&name, &need(&value)?, MULTIPV_RANGE).map(|v| OptionChange::MultiPv(v as usize))
+        }
         "move overhead" => {
-            let (lo, hi) = MOVE_OVERHEAD_RANGE;
-            spin(&name, &need(&value)?, (lo as usize, hi as usize))
-                .map(|v| OptionChange::MoveOverhead(v as u64))
+            spin(&name, &need(&value)?, MOVE_OVERHEAD_RANGE).map(OptionChange::MoveOverhead)
         }
         "evalfile" => Ok(OptionChange::EvalFile(need(&value)?)),
         "use nnue" => check(&name, &need(&value)?).map(OptionChange::UseNnue),
@@ -94,23 +97,26 @@ pub fn parse_setoption(args: &[&str]) -> Result<OptionChange, UciError> {
     }
 }
 
-fn spin(name: &str, value: &str, (lo, hi): (usize, usize)) -> Result<usize, UciError> {
-    let v: i128 = value.trim().parse().map_err(|_| {
-        UciError::SetOption(format!("option '{name}' wants an integer, got '{value}'"))
-    })?;
-    if v < lo as i128 || v > hi as i128 {
-        return Err(UciError::SetOption(format!(
-            "option '{name}' value {v} is outside {lo}..{hi}"
-        )));
+/// A spin option's value in `range`; the error names the option, the value and
+/// the range.
+fn spin(name: &str, value: &str, range: ArgRange) -> Result<u64, UciError> {
+    let value = value.trim();
+    match range.read(value) {
+        Reading::In(v) => Ok(v),
+        Reading::NotInteger => Err(UciError::SetOptionArgument(format!(
+            "option '{name}' wants an integer in {range}, got '{value}'"
+        ))),
+        Reading::Negative | Reading::Below | Reading::Above => Err(UciError::SetOptionArgument(
+            format!("option '{name}' value {value} is outside {range}"),
+        )),
     }
-    Ok(v as usize)
 }
 
 fn check(name: &str, value: &str) -> Result<bool, UciError> {
     match value.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err(UciError::SetOption(format!(
+        _ => Err(UciError::SetOptionArgument(format!(
             "option '{name}' wants true or false, got '{value}'"
         ))),
     }
@@ -160,5 +166,26 @@ mod tests {
         ] {
             assert!(set(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn range_errors_name_the_option_the_value_and_the_range() {
+        let message = |s: &str| set(s).unwrap_err().to_string();
+        assert_eq!(
+            message("name Hash value 0"),
+            "setoption: option 'Hash' value 0 is outside 1..65536"
+        );
+        assert_eq!(
+            message("name Threads value 99999999999999999999999"),
+            "setoption: option 'Threads' value 99999999999999999999999 is outside 1..256"
+        );
+        assert_eq!(
+            message("name Move Overhead value -5"),
+            "setoption: option 'Move Overhead' value -5 is outside 0..5000"
+        );
+        assert_eq!(
+            message("name MultiPV value many"),
+            "setoption: option 'MultiPV' wants an integer in 1..256, got 'many'"
+        );
     }
 }

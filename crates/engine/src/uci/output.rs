@@ -13,6 +13,8 @@ use crate::search::{Info, Score, SearchResult};
 #[derive(Clone)]
 pub struct Output {
     sink: Arc<Mutex<Box<dyn Write + Send>>>,
+    /// The first write failure other than a closed pipe, as its message.
+    failure: Arc<Mutex<Option<String>>>,
 }
 
 impl Output {
@@ -20,24 +22,44 @@ impl Output {
     pub fn new(sink: Box<dyn Write + Send>) -> Output {
         Output {
             sink: Arc::new(Mutex::new(sink)),
+            failure: Arc::new(Mutex::new(None)),
         }
     }
 
-    /// Writes `text` and a newline, then flushes. Write errors (a closed pipe) are
-    /// ignored: the GUI has gone and the input loop will see end of file.
+    /// Writes `text` and a newline, then flushes. A write error never stops the
+    /// engine: a closed pipe means the GUI (or `| head`) has gone and the input
+    /// loop will see end of file; any other error is kept for
+    /// [`Output::failure`], which the command-line mode reports.
     pub fn line(&self, text: &str) {
-        let mut sink = match self.sink.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        let _ = sink.write_all(text.as_bytes());
-        let _ = sink.write_all(b"\n");
-        let _ = sink.flush();
+        let mut sink = lock(&self.sink);
+        let written = sink
+            .write_all(text.as_bytes())
+            .and_then(|()| sink.write_all(b"\n"))
+            .and_then(|()| sink.flush());
+        if let Err(e) = written {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                lock(&self.failure).get_or_insert_with(|| e.to_string());
+            }
+        }
+    }
+
+    /// The first write failure that was not a closed pipe (a full disk), if any.
+    pub fn failure(&self) -> Option<String> {
+        lock(&self.failure).clone()
     }
 
     /// An `info string` line: how UCI engines tell the user about errors and state.
     pub fn info_string(&self, text: &str) {
         self.line(&format!("info string {text}"));
+    }
+}
+
+/// The guarded value, even if a thread panicked while holding the lock (a line
+/// is written whole or not at all, so the data is still usable).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match mutex.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
     }
 }
 

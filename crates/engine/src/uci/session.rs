@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 use nnue_core::nnue::Network;
 
 use super::error::UciError;
+use super::eval_report::EvalSource;
+use super::number::ArgRange;
 use super::options::{self, OptionChange, HASH_DEFAULT, MOVE_OVERHEAD_DEFAULT};
 use super::output::{format_bestmove, format_info, Output};
 use super::position::{parse_position, Game};
@@ -126,12 +128,7 @@ impl Session {
                 Ok(())
             }
             "eval" => {
-                let net = if self.use_nnue {
-                    self.net.as_ref()
-                } else {
-                    None
-                };
-                for l in eval_report::eval_lines(&self.game.current, net, &self.net_name) {
+                for l in eval_report::eval_lines(&self.game.current, self.eval_source()) {
                     self.out.line(&l);
                 }
                 Ok(())
@@ -269,11 +266,9 @@ impl Session {
     /// is the advertised default; on failure the previous network stays in use.
     fn load_eval_file(&mut self, name: &str) -> Result<(), UciError> {
         let loaded = if name == DEFAULT_EVAL_FILE {
-            default_net::load().map_err(|e| e.to_string())
+            default_net::load()
         } else {
-            Network::load(Path::new(name))
-                .map(|n| Some(Arc::new(n)))
-                .map_err(|e| e.to_string())
+            Network::load(Path::new(name)).map(|n| Some(Arc::new(n)))
         };
         match loaded {
             Ok(net) => {
@@ -309,6 +304,18 @@ impl Session {
         self.announced = false;
     }
 
+    /// What `eval` reports on: the network in use, or why there is none.
+    fn eval_source(&self) -> EvalSource<'_> {
+        match (&self.net, self.use_nnue) {
+            (_, false) => EvalSource::ClassicalByChoice,
+            (Some(net), true) => EvalSource::Nnue {
+                net,
+                name: &self.net_name,
+            },
+            (None, true) => EvalSource::NoNetwork,
+        }
+    }
+
     /// Says once (at `isready` or `go`) which evaluation the search uses, so a user
     /// sees the classical fallback in the GUI's engine output.
     fn announce_eval(&mut self) {
@@ -340,13 +347,13 @@ impl Session {
 
     fn go(&mut self, args: &[&str]) -> Result<(), UciError> {
         self.ensure_idle("go")?;
+        let (limits, warnings) = go::parse_go(args, &self.game.current)?;
         let Some(mut searcher) = self.searcher.take() else {
             return Err(UciError::Busy("go".to_string()));
         };
         self.announce_eval();
-        let (limits, problems) = go::parse_go(args, &self.game.current);
-        for problem in problems {
-            self.out.info_string(&format!("error: go: {problem}"));
+        for warning in warnings {
+            self.out.info_string(&format!("error: go: {warning}"));
         }
         let control = Arc::new(SearchControl::default());
         control.ponder.store(limits.ponder, Ordering::SeqCst);
@@ -392,11 +399,7 @@ impl Session {
         let depth = parse_depth("perft", args, None)?;
         let start = Instant::now();
         let entries = perft::divide(&self.game.current, depth);
-        let total: u64 = if depth == 0 {
-            1
-        } else {
-            entries.iter().map(|e| e.nodes).sum()
-        };
+        let total: u64 = entries.iter().map(|e| e.nodes).sum();
         for e in &entries {
             self.out.line(&format!("{}: {}", e.uci(), e.nodes));
         }
@@ -427,25 +430,49 @@ fn default_searcher() -> Searcher {
     searcher
 }
 
-/// `[depth]` for perft and bench: 1..=64 (perft also 0).
-fn parse_depth(command: &str, args: &[&str], default: Option<u32>) -> Result<u32, UciError> {
-    let err = |problem: String| UciError::Argument {
-        command: command.to_string(),
-        problem,
+/// `perft`'s depth: at least one ply (the count of depth 0 is 1 by definition),
+/// and deeper than any count that could finish.
+pub(crate) const PERFT_DEPTH_RANGE: ArgRange = ArgRange::new(1, 64);
+/// `bench`'s depth, the range `perft` has.
+pub(crate) const BENCH_DEPTH_RANGE: ArgRange = PERFT_DEPTH_RANGE;
+
+/// `[depth]` for perft and bench, in [`PERFT_DEPTH_RANGE`] and
+/// [`BENCH_DEPTH_RANGE`].
+fn parse_depth(
+    command: &'static str,
+    args: &[&str],
+    default: Option<u32>,
+) -> Result<u32, UciError> {
+    let range = if command == "perft" {
+        PERFT_DEPTH_RANGE
+    } else {
+        BENCH_DEPTH_RANGE
     };
-    match (args.first(), default) {
-        (None, Some(d)) => Ok(d),
-        (None, None) => Err(err("needs a depth, like 'perft 5'".to_string())),
-        (Some(text), _) => {
-            if args.len() > 1 {
-                return Err(err(format!("unexpected '{}'", args[1..].join(" "))));
-            }
-            match text.parse::<u32>() {
-                Ok(d) if d <= 64 && (d >= 1 || command == "perft") => Ok(d),
-                _ => Err(err(format!("depth '{text}' is not a number in 1..64"))),
-            }
+    let text = match (args, default) {
+        ([], Some(d)) => return Ok(d),
+        ([], None) => {
+            return Err(UciError::Argument {
+                command,
+                problem: format!("needs a depth in {range}, like '{command} 5'"),
+            })
         }
-    }
+        ([text], _) => *text,
+        ([_, rest @ ..], _) => {
+            return Err(UciError::Argument {
+                command,
+                problem: format!("unexpected '{}'", rest.join(" ")),
+            })
+        }
+    };
+    range
+        .parse(text)
+        .map(|d| d as u32)
+        .ok_or_else(|| UciError::Number {
+            command,
+            what: "depth",
+            text: text.to_string(),
+            range,
+        })
 }
 
 const HELP: &str = "commands: uci isready ucinewgame setoption position go stop ponderhit quit \

@@ -8,16 +8,16 @@ use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
 /// A running engine with a line reader on its standard output.
-pub struct Engine {
+pub(crate) struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
     /// Every line read so far.
-    pub transcript: Vec<String>,
+    pub(crate) transcript: Vec<String>,
 }
 
 impl Engine {
-    pub fn start() -> Engine {
+    pub(crate) fn start() -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_nnue"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -43,20 +43,20 @@ impl Engine {
         }
     }
 
-    pub fn send(&mut self, line: &str) {
+    pub(crate) fn send(&mut self, line: &str) {
         self.stdin.write_all(line.as_bytes()).unwrap();
         self.stdin.write_all(b"\n").unwrap();
         self.stdin.flush().unwrap();
     }
 
-    pub fn send_bytes(&mut self, bytes: &[u8]) {
+    pub(crate) fn send_bytes(&mut self, bytes: &[u8]) {
         self.stdin.write_all(bytes).unwrap();
         self.stdin.flush().unwrap();
     }
 
     /// Reads until a line satisfies `done`; returns the lines read (including it).
     /// Panics with the transcript after `timeout`.
-    pub fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+    pub(crate) fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
         let deadline = Instant::now() + timeout;
         let mut got = Vec::new();
         loop {
@@ -79,13 +79,13 @@ impl Engine {
     }
 
     /// Sends `isready` and returns everything up to `readyok`.
-    pub fn sync(&mut self) -> Vec<String> {
+    pub(crate) fn sync(&mut self) -> Vec<String> {
         self.send("isready");
         self.until(Duration::from_secs(30), |l| l == "readyok")
     }
 
     /// Sends `quit` and checks the process exits successfully.
-    pub fn quit(mut self) {
+    pub(crate) fn quit(mut self) {
         self.send("quit");
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
@@ -106,7 +106,9 @@ impl Drop for Engine {
     }
 }
 
+// The core's test-data helper; its `pub` items are the core's test API.
 #[path = "../../../core/tests/support/test_data.rs"]
+#[allow(unreachable_pub)]
 mod test_data;
 #[allow(unused_imports)]
-pub use test_data::test_data_text;
+pub(crate) use test_data::test_data_text;
