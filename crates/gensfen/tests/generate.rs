@@ -18,8 +18,8 @@ use nnue_gensfen::generate::dedup::Dedup;
 use nnue_gensfen::generate::game::{GameEnd, Player};
 use nnue_gensfen::generate::options::{GenConfig, GenerateArgs};
 use nnue_gensfen::generate::random_move::{choose, Chooser, RandomPlan};
-use nnue_gensfen::generate::rng::GenRng;
 use nnue_gensfen::generate::{self, summary::Summary};
+use nnue_gensfen::rng::GenRng;
 use shakmaty::{Chess, Color, Position};
 
 const BIN: &str = env!("CARGO_BIN_EXE_nnue-gen-sfen");
@@ -350,11 +350,14 @@ fn existing_output_needs_append_or_force() {
     assert!(cli(&base).status.success());
     let first = std::fs::read(&out).unwrap();
     let again = cli(&base);
-    assert_eq!(again.status.code(), Some(1));
+    assert_eq!(again.status.code(), Some(2));
     let err = String::from_utf8_lossy(&again.stderr);
-    assert!(
-        err.starts_with("nnue-gen-sfen: error: ") && err.contains("--append"),
-        "{err}"
+    assert_eq!(
+        err,
+        format!(
+            "nnue-gen-sfen: error: {path}: already exists \
+             (use --append to add to it or --force to replace it)\n"
+        )
     );
     assert_eq!(std::fs::read(&out).unwrap(), first);
     let mut append = base.to_vec();
@@ -424,7 +427,7 @@ fn bad_input_is_one_line_and_writes_nothing() {
     }
     let unwritable = dir.join("no/such/dir/x.bin");
     let r = cli(&["--loop", "10", "-o", unwritable.to_str().unwrap()]);
-    assert_eq!(r.status.code(), Some(1));
+    assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("no/such/dir/x.bin"));
 }
 
@@ -458,7 +461,7 @@ fn interrupting_leaves_whole_records() {
         .unwrap();
     assert!(killed.success());
     let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "{output:?}");
+    assert_eq!(output.status.code(), Some(130), "{output:?}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("(stopped early)"), "{stdout}");
     let recs = records(&out);
@@ -495,9 +498,9 @@ fn shuffle_is_a_seeded_permutation_in_bounded_memory() {
         let out: PathBuf = dir.join(name);
         let r = cli(&[
             "shuffle",
-            out.to_str().unwrap(),
             a.to_str().unwrap(),
             b.to_str().unwrap(),
+            out.to_str().unwrap(),
             "--seed",
             seed,
             "--memory-mib",
@@ -521,8 +524,8 @@ fn shuffle_is_a_seeded_permutation_in_bounded_memory() {
     std::fs::write(&b, [0u8; 41]).unwrap();
     let r = cli(&[
         "shuffle",
-        dir.join("s3.bin").to_str().unwrap(),
         b.to_str().unwrap(),
+        dir.join("s3.bin").to_str().unwrap(),
     ]);
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8_lossy(&r.stderr);
@@ -656,8 +659,8 @@ fn save_every_refuses_an_existing_later_part_before_writing() {
         "-o",
         base.to_str().unwrap(),
     ]);
-    assert_eq!(r.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&r.stderr).contains("r_2.bin: output file exists"));
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("r_2.bin: already exists"));
     assert!(!dir.join("r_0.bin").exists());
 }
 

@@ -7,8 +7,8 @@ use std::path::Path;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 
-use super::error::GenerateError;
-use super::rng::{mix, GenRng};
+use crate::error::Error;
+use crate::rng::{mix, GenRng};
 
 /// Salt that separates the book's shuffle from the workers' streams.
 const BOOK_SALT: u64 = 0xB00C_5A17;
@@ -21,8 +21,8 @@ pub struct Book {
 
 impl Book {
     /// Reads and checks every line of `path` (empty lines and `#` comments skipped).
-    pub fn load(path: &Path, seed: u64) -> Result<Book, GenerateError> {
-        let text = std::fs::read_to_string(path).map_err(|source| GenerateError::Read {
+    pub fn load(path: &Path, seed: u64) -> Result<Book, Error> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
             file: path.to_path_buf(),
             source,
         })?;
@@ -32,7 +32,7 @@ impl Book {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let pos = parse_line(line).map_err(|problem| GenerateError::BookLine {
+            let pos = parse_line(line).map_err(|problem| Error::BookLine {
                 file: path.to_path_buf(),
                 line: i + 1,
                 problem,
@@ -40,7 +40,7 @@ impl Book {
             positions.push(pos);
         }
         if positions.is_empty() {
-            return Err(GenerateError::EmptyBook(path.to_path_buf()));
+            return Err(Error::EmptyBook(path.to_path_buf()));
         }
         GenRng::new(mix(seed ^ BOOK_SALT)).shuffle(&mut positions);
         Ok(Book { positions })
