@@ -5,7 +5,8 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use clap::{value_parser, Args};
+use clap::builder::RangedI64ValueParser;
+use clap::Args;
 use nnue_core::data::{decode_fast, decode_full, BinReader, ReaderOptions, RecordPolicy};
 use nnue_core::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
 use rayon::prelude::*;
@@ -15,7 +16,7 @@ use crate::format::Format;
 use crate::sample::random_records;
 
 /// Most records `--records` generates in memory (40 bytes each: 40 GB).
-const RECORDS_MAX: u64 = 1_000_000_000;
+const RECORDS_MAX: i64 = 1_000_000_000;
 
 /// `nnue-gen-sfen bench-decode`: measure decoding throughput: .bin records/s
 /// (one thread and all threads), or .binpack positions/s on one thread and
@@ -26,7 +27,7 @@ pub struct BenchDecodeArgs {
     pub file: Option<PathBuf>,
     /// Number of records to generate when no file is given.
     #[arg(long, default_value_t = 1_000_000, allow_negative_numbers = true,
-          value_parser = value_parser!(u64).range(1..=RECORDS_MAX))]
+          value_parser = RangedI64ValueParser::<u64>::new().range(1..=RECORDS_MAX))]
     pub records: u64,
 }
 

@@ -20,6 +20,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::RangedI64ValueParser;
 use clap::{value_parser, Args};
 use nnue_core::data::{DataError, ReaderOptions, TrainingDataWriter, Validation};
 use nnue_core::output::{AtomicOutput, OutputCheck};
@@ -44,7 +45,7 @@ const RUN: usize = 1024;
 /// Deepest search `rescore` accepts (the generator's limit).
 pub const RESCORE_DEPTH_MAX: u32 = crate::generate::options::DEPTH_MAX;
 /// Most worker threads.
-const THREADS_MAX: u64 = 1024;
+const THREADS_MAX: i64 = 1024;
 
 /// `nnue-gen-sfen rescore`: replace every record's score with a new search
 /// value (Stockfish tools' `transform rescore`), keeping position, move, ply
@@ -68,7 +69,7 @@ pub struct RescoreArgs {
     pub eval_file: Option<PathBuf>,
     /// Worker threads (0: all cores).
     #[arg(long, default_value_t = 0, allow_negative_numbers = true,
-          value_parser = value_parser!(u64).range(0..=THREADS_MAX))]
+          value_parser = RangedI64ValueParser::<u64>::new().range(0..=THREADS_MAX))]
     pub threads: u64,
     /// Replace an existing output (never the input or the net).
     #[arg(long)]

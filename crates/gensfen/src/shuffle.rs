@@ -19,14 +19,15 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use clap::{value_parser, Args};
+use clap::builder::RangedI64ValueParser;
+use clap::Args;
 use nnue_core::data::{ReaderOptions, TrainingDataWriter, Validation};
 use nnue_core::output::{AtomicOutput, OutputCheck};
 use nnue_core::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
 
 use crate::error::Error;
 use crate::format::{estimated_records, Format};
-use crate::rng::{mix, GenRng};
+use crate::rng::{mix, parse_seed, GenRng};
 use crate::source::for_each_record;
 
 const RECORD: usize = PACKED_SFEN_VALUE_SIZE;
@@ -48,14 +49,14 @@ pub struct ShuffleArgs {
     /// Output file (.bin, .binpack or .plain); it appears only when complete.
     #[arg(required = true)]
     pub output: PathBuf,
-    /// Seed of the permutation.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Seed of the permutation: a number or any text (hashed), as `generate --seed`.
+    #[arg(long, default_value = "0", allow_hyphen_values = true)]
+    pub seed: String,
     /// Memory for one in-memory bucket, MiB (40 bytes a record; the
     /// bucket count is set from the record count estimated from file
     /// sizes: .bin 40, .binpack about 2.9, .plain about 95 bytes a record).
     #[arg(long, default_value_t = 1024, allow_negative_numbers = true,
-          value_parser = value_parser!(u64).range(1..=MEMORY_MIB_MAX))]
+          value_parser = RangedI64ValueParser::<u64>::new().range(1..=MEMORY_MIB_MAX))]
     pub memory_mib: u64,
     /// Replace an existing output (never one of the inputs).
     #[arg(long)]
@@ -63,7 +64,7 @@ pub struct ShuffleArgs {
 }
 
 /// Largest `--memory-mib`: 1 TiB of bucket.
-const MEMORY_MIB_MAX: u64 = 1 << 20;
+const MEMORY_MIB_MAX: i64 = 1 << 20;
 
 /// One input file and its format.
 struct Input {
@@ -101,7 +102,7 @@ pub fn shuffle(args: &ShuffleArgs) -> Result<u64, Error> {
     let budget = args.memory_mib << 20;
     let bytes = estimate.saturating_mul(RECORD as u64);
     let buckets = ((bytes as f64 * BUCKET_SLACK / budget as f64).ceil() as u64).max(1);
-    let mut rng = GenRng::new(mix(args.seed));
+    let mut rng = GenRng::new(mix(parse_seed(&args.seed)));
     let (guard, file) = AtomicOutput::create(output, false)?;
     let mut out = TrainingDataWriter::from_file(file, output, out_format)?;
     if buckets == 1 {

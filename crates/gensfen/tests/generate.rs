@@ -476,6 +476,59 @@ fn interrupting_leaves_whole_records() {
 }
 
 #[test]
+fn sigterm_saves_whole_records_and_exits_143() {
+    let dir = temp_dir("sigterm");
+    let out = dir.join("t.bin");
+    let child = Command::new(BIN)
+        .args([
+            "generate",
+            "--loop",
+            "100000000",
+            "--depth",
+            "2",
+            "--seed",
+            "5",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while std::fs::metadata(&out).map_or(0, |m| m.len()) < 40 * 100 {
+        assert!(t.elapsed() < Duration::from_secs(60), "no output");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The child's own pid only: never a broad name.
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(143), "{output:?}");
+    let summary = String::from_utf8_lossy(&output.stdout);
+    let first = summary.lines().next().unwrap_or_default();
+    assert!(first.ends_with(" (stopped early)"), "{summary}");
+    // stats reads the file back as whole records, as many as the summary says.
+    let stats = cli(&["stats", out.to_str().unwrap()]);
+    assert!(stats.status.success(), "{stats:?}");
+    let stats = String::from_utf8_lossy(&stats.stdout);
+    let records = std::fs::metadata(&out).unwrap().len() / 40;
+    assert!(records >= 100);
+    assert_eq!(std::fs::metadata(&out).unwrap().len() % 40, 0);
+    assert!(
+        stats.starts_with(&format!("records: {records}\ninvalid (skipped): 0\n")),
+        "{stats}"
+    );
+    assert!(
+        first.starts_with(&format!("{records} positions in ")),
+        "{summary}"
+    );
+}
+
+#[test]
 fn shuffle_is_a_seeded_permutation_in_bounded_memory() {
     let dir = temp_dir("shuffle");
     // 60,000 distinct valid records (2.4 MB) in two files: three buckets of

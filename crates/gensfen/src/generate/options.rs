@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::builder::{BoolishValueParser, RangedU64ValueParser};
+use clap::builder::{BoolishValueParser, RangedI64ValueParser};
 use clap::{value_parser, Args};
 use nnue_core::output::{OutputCheck, OutputMode};
 
@@ -25,13 +25,13 @@ pub const DEPTH_MAX: u32 = 100;
 /// Search depth without `--depth` or `--nodes` (Stockfish's default).
 const DEPTH_DEFAULT: u32 = 3;
 /// Most worker threads.
-const THREADS_MAX: u64 = 1024;
+const THREADS_MAX: i64 = 1024;
 /// Largest transposition table per worker, MiB (64 GiB).
-const HASH_MAX: u64 = 65536;
+const HASH_MAX: i64 = 65536;
 /// Most MultiPV lines of the random-move search.
-const MULTI_PV_MAX: u64 = 256;
+const MULTI_PV_MAX: i64 = 256;
 /// Largest duplicate filter, MiB (64 GiB).
-const DEDUP_MIB_MAX: u64 = 65536;
+const DEDUP_MIB_MAX: i64 = 65536;
 /// Salt that separates `--random-file-name`'s suffix from the games' streams.
 const FILE_NAME_SALT: u64 = 0x5EED_F11E;
 
@@ -41,7 +41,7 @@ pub struct GenerateArgs {
     /// Worker threads, each playing its own games with a one-thread search.
     #[arg(long, default_value_t = 1, aliases = ["thread-num", "thread_num"],
           allow_negative_numbers = true,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..=THREADS_MAX))]
+          value_parser = RangedI64ValueParser::<usize>::new().range(1..=THREADS_MAX))]
     pub threads: usize,
     /// Output file: `.bin`, `.binpack` or `.plain` by extension.
     #[arg(
@@ -53,7 +53,7 @@ pub struct GenerateArgs {
     pub output: PathBuf,
     /// Records to write (exactly this many, unless stopped earlier).
     #[arg(long = "loop", default_value_t = 8_000_000_000, alias = "count",
-          allow_negative_numbers = true, value_parser = value_parser!(u64).range(1..))]
+          allow_negative_numbers = true, value_parser = RangedI64ValueParser::<u64>::new().range(1..))]
     pub loop_count: u64,
     /// Search depth (the minimum when --depth2 is larger). Default 3, or unlimited
     /// when --nodes is given.
@@ -66,7 +66,7 @@ pub struct GenerateArgs {
     pub depth2: Option<u32>,
     /// Node limit per search (0 = none).
     #[arg(long, default_value_t = 0, allow_negative_numbers = true,
-          value_parser = value_parser!(u64).range(0..))]
+          value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub nodes: u64,
     /// A search value at least this large (absolute, internal units) ends the game.
     #[arg(long, default_value_t = 3000, alias = "eval_limit", allow_negative_numbers = true,
@@ -98,11 +98,11 @@ pub struct GenerateArgs {
     /// N > 0: a random move is a king move with probability 1/N, and then the
     /// opponent's next move is random too with probability 1/2 (Apery's scheme).
     #[arg(long, default_value_t = 0, alias = "random_move_like_apery",
-          allow_negative_numbers = true, value_parser = value_parser!(u64).range(0..))]
+          allow_negative_numbers = true, value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub random_move_like_apery: u64,
     /// K > 0: random moves are drawn from the top K moves of a MultiPV search.
     #[arg(long, default_value_t = 0, alias = "random_multi_pv", allow_negative_numbers = true,
-          value_parser = RangedU64ValueParser::<usize>::new().range(0..=MULTI_PV_MAX))]
+          value_parser = RangedI64ValueParser::<usize>::new().range(0..=MULTI_PV_MAX))]
     pub random_multi_pv: usize,
     /// Only MultiPV moves within this many internal units of the best are drawn.
     #[arg(long, default_value_t = 32000, alias = "random_multi_pv_diff",
@@ -114,11 +114,11 @@ pub struct GenerateArgs {
     pub random_multi_pv_depth: Option<u32>,
     /// Node limit of the MultiPV search (default: --nodes).
     #[arg(long, alias = "random_multi_pv_nodes", allow_negative_numbers = true,
-          value_parser = value_parser!(u64).range(0..))]
+          value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub random_multi_pv_nodes: Option<u64>,
     /// Start a new file every N records: `<stem>_<k>.<ext>`, k = 0, 1, ...
     #[arg(long, alias = "save_every", allow_negative_numbers = true,
-          value_parser = value_parser!(u64).range(1..))]
+          value_parser = RangedI64ValueParser::<u64>::new().range(1..))]
     pub save_every: Option<u64>,
     /// Append `_` and 32 random hex digits (from the seed) to the file stem.
     #[arg(long, alias = "random_file_name", num_args = 0..=1, default_missing_value = "true",
@@ -151,7 +151,7 @@ pub struct GenerateArgs {
     pub seed: Option<String>,
     /// Transposition table per worker, MiB.
     #[arg(long, default_value_t = 16, allow_negative_numbers = true,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..=HASH_MAX))]
+          value_parser = RangedI64ValueParser::<usize>::new().range(1..=HASH_MAX))]
     pub hash: usize,
     /// An evaluation cache in each worker's searcher (8 MiB; see docs/GENSFEN.md
     /// for what it buys).
@@ -168,19 +168,19 @@ pub struct GenerateArgs {
     pub use_nnue: Option<bool>,
     /// Stop after this many seconds (checked between games).
     #[arg(long, alias = "max_time_seconds", allow_negative_numbers = true,
-          value_parser = value_parser!(u64).range(0..))]
+          value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub max_time_seconds: Option<u64>,
     /// Stop after this many minutes.
     #[arg(long, alias = "max_time_minutes", allow_negative_numbers = true,
-          value_parser = value_parser!(u64).range(0..))]
+          value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub max_time_minutes: Option<u64>,
     /// Stop after this many hours.
     #[arg(long, alias = "max_time_hours", allow_negative_numbers = true,
-          value_parser = value_parser!(u64).range(0..))]
+          value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub max_time_hours: Option<u64>,
     /// Memory of the duplicate-position filter in MiB (0 = off).
     #[arg(long, default_value_t = 64, alias = "dedup_mib", allow_negative_numbers = true,
-          value_parser = RangedU64ValueParser::<usize>::new().range(0..=DEDUP_MIB_MAX))]
+          value_parser = RangedI64ValueParser::<usize>::new().range(0..=DEDUP_MIB_MAX))]
     pub dedup_mib: usize,
     /// This job is shard I of N (0-based): seeds disjoint from the other shards'.
     #[arg(long)]
