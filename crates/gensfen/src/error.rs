@@ -61,7 +61,8 @@ pub enum Error {
     BookLine {
         file: PathBuf,
         line: usize,
-        problem: String,
+        #[source]
+        problem: crate::generate::book::BookLineError,
     },
     /// The book holds no position.
     #[error("{}: the book holds no position", .0.display())]
