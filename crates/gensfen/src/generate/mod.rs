@@ -41,7 +41,7 @@ use writer::{check_outputs, open_sink, RecordSink, RotatingSink};
 const QUEUE_GAMES_PER_WORKER: usize = 4;
 /// Evaluation cache per worker with `--use-eval-hash`, MiB.
 const EVAL_CACHE_MB: usize = 8;
-/// How often the writer looks at the interrupt flag and the clock.
+/// How often the writer looks at the stop flag and the clock.
 const POLL: Duration = Duration::from_millis(50);
 
 /// Runs `generate` and returns its summary (nothing with `--quiet`);
