@@ -18,9 +18,7 @@ use crate::sample::random_records;
 /// Most records `--records` generates in memory (40 bytes each: 40 GB).
 const RECORDS_MAX: i64 = 1_000_000_000;
 
-/// `nnue-gen-sfen bench-decode`: measure decoding throughput: .bin records/s
-/// (one thread and all threads), or .binpack positions/s on one thread and
-/// bytes/position.
+/// The arguments of `nnue-gen-sfen bench-decode` (its help text is in `cli.rs`).
 #[derive(Debug, Clone, Args)]
 pub struct BenchDecodeArgs {
     /// A .bin or .binpack file to decode; without it, .bin records from random games are generated in memory.

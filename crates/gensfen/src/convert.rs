@@ -14,10 +14,7 @@ use crate::error::Error;
 use crate::format::{transform_formats, Format};
 use crate::source::for_each_record;
 
-/// `nnue-gen-sfen convert`: convert between .bin, .binpack and .plain
-/// (formats chosen by extension), byte-compatible with Stockfish's
-/// `convert`: .bin output stores the padding byte as 255, and .binpack
-/// stores no fullmove number (readers derive it from the ply).
+/// The arguments of `nnue-gen-sfen convert` (its help text is in `cli.rs`).
 #[derive(Debug, Clone, Args)]
 pub struct ConvertArgs {
     /// Input file (.bin, .binpack or .plain).

@@ -47,10 +47,7 @@ pub const RESCORE_DEPTH_MAX: u32 = crate::generate::options::DEPTH_MAX;
 /// Most worker threads.
 const THREADS_MAX: i64 = 1024;
 
-/// `nnue-gen-sfen rescore`: replace every record's score with a new search
-/// value (Stockfish tools' `transform rescore`), keeping position, move, ply
-/// and result. `--depth 0` is the quiescence value: the static evaluation of
-/// quiet positions, a clean target for distilling an evaluation into a net.
+/// The arguments of `nnue-gen-sfen rescore` (its help text is in `cli.rs`).
 #[derive(Debug, Clone, Args)]
 pub struct RescoreArgs {
     /// Input file (.bin, .binpack or .plain); every record must be a legal position.

@@ -36,11 +36,7 @@ const BUCKET_SLACK: f64 = 1.25;
 /// I/O buffer per open bucket file.
 const BUCKET_BUFFER: usize = 64 << 10;
 
-/// `nnue-gen-sfen shuffle`: join training-data files into one uniformly
-/// shuffled file (seeded; works on data larger than memory). Each input and
-/// the output may be .bin, .binpack or .plain, chosen by extension. Shuffled
-/// positions no longer form game chains, so a .binpack output is valid but
-/// larger than a generated one (about 34 bytes a position, against about 3).
+/// The arguments of `nnue-gen-sfen shuffle` (its help text is in `cli.rs`).
 #[derive(Debug, Clone, Args)]
 pub struct ShuffleArgs {
     /// Input files (.bin, .binpack or .plain, mixed freely).

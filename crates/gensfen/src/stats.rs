@@ -12,9 +12,7 @@ use nnue_core::packed::GameResult;
 use crate::error::Error;
 use crate::source::for_each_record;
 
-/// `nnue-gen-sfen stats`: print counts, results, check and capture rates,
-/// duplicates, ply and score histograms. Fails on the first invalid record
-/// unless --skip-invalid.
+/// The arguments of `nnue-gen-sfen stats` (its help text is in `cli.rs`).
 #[derive(Debug, Clone, Args)]
 pub struct StatsArgs {
     /// Input files (.bin, .binpack or .plain).

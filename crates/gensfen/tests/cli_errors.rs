@@ -168,6 +168,13 @@ fn no_arguments_print_the_help_and_options_alone_generate() {
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stderr.is_empty(), "{out:?}");
     let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.starts_with(
+            "nnue-gen-sfen: self-play training data for NNUE, and shuffle, convert, \
+             rescore and stats of .bin, .binpack and .plain files\n"
+        ),
+        "{help}"
+    );
     assert!(help.contains("Usage: nnue-gen-sfen [OPTIONS]"), "{help}");
     assert!(help.contains("shuffle"), "{help}");
     // Options without a subcommand still generate, as Stockfish's tools do.
