@@ -104,6 +104,45 @@ fn a_small_run_is_reproducible_valid_and_exact() {
     assert!(games > 1, "{games} {summary}");
 }
 
+/// FNV-1a (64 bits): a stable fingerprint of a file's bytes.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+    })
+}
+
+#[test]
+fn a_seeded_run_writes_the_pinned_bytes_and_name() {
+    // Pinned before the command-line and output-rule rework: the data a seed
+    // gives, and the --random-file-name name it gives, must never change by
+    // accident (Stockfish's tools and earlier runs are compared by seed).
+    let dir = temp_dir("pinned");
+    let out = dir.join("p.bin");
+    run_in_process(&out, SMALL);
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(
+        (bytes.len(), fnv1a(&bytes)),
+        (120_000, 0x505D_1C64_D492_DBAD)
+    );
+    let named = dir.join("r.bin");
+    run_in_process(
+        &named,
+        &[
+            "--loop",
+            "10",
+            "--depth",
+            "1",
+            "--seed",
+            "3",
+            "--random-file-name",
+        ],
+    );
+    assert_eq!(
+        common::listing(&dir),
+        ["p.bin", "r_8f52aaa9306ff05e60d554f2cc4e437b.bin"]
+    );
+}
+
 #[test]
 fn two_threads_write_exactly_loop_records() {
     let dir = temp_dir("threads");
