@@ -245,3 +245,45 @@ fn shuffle_outputs_go_last_and_append_is_not_an_option() {
     assert_eq!(text_seeded, seeded("t2.bin"));
     assert_ne!(text_seeded, std::fs::read(dir.join("s.bin")).unwrap());
 }
+
+#[test]
+fn a_directory_is_never_an_output() {
+    let dir = folder_with_data("out-dir");
+    std::fs::copy(dir.join("x.bin"), dir.join("other.bin")).expect("copy");
+    std::fs::create_dir(dir.join("d.bin")).expect("mkdir");
+    let mut commands: Vec<Vec<&str>> = COMMANDS.iter().map(|c| with(c, "x.bin", "d.bin")).collect();
+    commands.push(vec!["generate", "--loop", "5", "-o", "d.bin"]);
+    for args in commands {
+        let (code, msg) = failure(&run_in(&dir, &args));
+        assert_eq!(
+            (code, msg.as_str()),
+            (2, "d.bin: is a directory, not a file"),
+            "{args:?}"
+        );
+    }
+    // A name the rule accepts still needs a known extension.
+    let (code, msg) = failure(&run_in(&dir, &["generate", "--loop", "5", "-o", "g.txt"]));
+    assert_eq!(
+        (code, msg.as_str()),
+        (
+            2,
+            "g.txt: unsupported extension (expected .bin, .binpack or .plain)"
+        )
+    );
+    assert_eq!(listing(&dir), ["d.bin", "other.bin", "x.bin"]);
+}
+
+#[test]
+fn convert_takes_append_or_force_not_both() {
+    let dir = folder_with_data("out-append-force");
+    let (code, msg) = failure(&run_in(
+        &dir,
+        &["convert", "x.bin", "o.plain", "--append", "--force"],
+    ));
+    assert_eq!(code, 2);
+    assert!(
+        msg.starts_with("the argument '--append' cannot be used with '--force'"),
+        "{msg}"
+    );
+    assert_eq!(listing(&dir), ["x.bin"]);
+}

@@ -67,6 +67,8 @@ pub fn generate(args: &GenerateArgs, stop: &AtomicBool) -> Result<Summary, Error
     let check =
         OutputCheck::new(config.output_mode).inputs(config.book.iter().chain(config.eval.file()));
     check_outputs(&check, &config.output, config.save_every, config.count)?;
+    // The format by extension (after the rule, which names a directory as such).
+    crate::format::Format::from_path(&config.output)?;
     let book = config
         .book
         .as_deref()

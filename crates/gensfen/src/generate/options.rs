@@ -240,7 +240,6 @@ impl GenerateArgs {
         let nodes = (self.nodes > 0).then_some(self.nodes);
         let (depth_min, depth_max) = self.depths(nodes.is_some())?;
         self.check_plies()?;
-        crate::format::Format::from_path(&self.output)?;
         let seed = self
             .seed
             .as_deref()
