@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Slurm job array: each array task generates one shard of one data set with
 # `nnue-gen-sfen generate --shard I/N`; join the shards afterwards with
-#   nnue-gen-sfen shuffle data.bin shards/shard-*.bin --seed "$SEED"
+#   nnue-gen-sfen shuffle shards/shard-*.bin data.bin --seed "$SEED"
 #
 # Submit (16 shards of 10M positions each, depth 8, 8 threads per task):
 #   sbatch --array=0-15 scripts/gensfen-slurm.sh

@@ -2,15 +2,42 @@
 
 use std::fmt;
 use std::hint::black_box;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use clap::builder::RangedI64ValueParser;
+use clap::Args;
 use nnue_core::data::{decode_fast, decode_full, BinReader, ReaderOptions, RecordPolicy};
 use nnue_core::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
 use rayon::prelude::*;
 
-use crate::error::CliError;
+use crate::error::Error;
+use crate::format::Format;
 use crate::sample::random_records;
+
+/// Most records `--records` generates in memory (40 bytes each: 40 GB).
+const RECORDS_MAX: i64 = 1_000_000_000;
+
+/// The arguments of `nnue-gen-sfen bench-decode` (its help text is in `cli.rs`).
+#[derive(Debug, Clone, Args)]
+pub struct BenchDecodeArgs {
+    /// A .bin or .binpack file to decode; without it, .bin records from random games are generated in memory.
+    pub file: Option<PathBuf>,
+    /// Number of records to generate when no file is given.
+    #[arg(long, default_value_t = 1_000_000, allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<u64>::new().range(1..=RECORDS_MAX))]
+    pub records: u64,
+}
+
+/// Runs `bench-decode` and returns its report.
+pub fn run(args: &BenchDecodeArgs) -> Result<String, Error> {
+    match &args.file {
+        Some(file) if Format::from_path(file)? == Format::Binpack => {
+            Ok(crate::bench_binpack::bench_binpack(file)?.to_string())
+        }
+        file => Ok(bench_decode(file.as_deref(), args.records as usize)?.to_string()),
+    }
+}
 
 /// Throughput figures in records per second.
 #[derive(Debug, Clone)]
@@ -123,7 +150,7 @@ pub fn bench_bytes(bytes: &[u8], source: String, full_sample: usize) -> BenchRep
 
 /// Benchmarks `file`, or `generate` records from random games (seed 1) when
 /// no file is given.
-pub fn bench_decode(file: Option<&Path>, generate: usize) -> Result<BenchReport, CliError> {
+pub fn bench_decode(file: Option<&Path>, generate: usize) -> Result<BenchReport, Error> {
     match file {
         Some(path) => {
             let reader = BinReader::open(&[path], ReaderOptions::default())?;
@@ -134,9 +161,6 @@ pub fn bench_decode(file: Option<&Path>, generate: usize) -> Result<BenchReport,
             Ok(bench_bytes(&bytes, path.display().to_string(), 100_000))
         }
         None => {
-            if generate == 0 {
-                return Err(CliError::Usage("--records must be at least 1".to_owned()));
-            }
             let bytes: Vec<u8> = random_records(1, generate)
                 .iter()
                 .flat_map(|r| r.to_bytes())

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use nnue_core::data::{BinpackReader, DataError, RecordPolicy};
 
-use crate::error::CliError;
+use crate::error::Error;
 
 /// Positions decoded per timing run at least (small files are decoded
 /// repeatedly so that one run takes long enough to time).
@@ -137,14 +137,11 @@ fn crate_pass(reader: &BinpackReader) -> u64 {
 
 /// Benchmarks decoding of `path` (which must be valid: it is decoded and
 /// checked once before timing).
-pub fn bench_binpack(path: &Path) -> Result<BinpackBenchReport, CliError> {
+pub fn bench_binpack(path: &Path) -> Result<BinpackBenchReport, Error> {
     let reader = BinpackReader::open(path)?;
     let positions = validated_pass(&reader)?;
     if positions == 0 {
-        return Err(CliError::Usage(format!(
-            "{}: no positions to decode",
-            path.display()
-        )));
+        return Err(DataError::no_records(&[path], 0).into());
     }
     let reps = MIN_POSITIONS_PER_RUN.div_ceil(positions);
     let validated_one_thread = best_rate(positions, reps, || {

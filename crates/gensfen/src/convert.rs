@@ -1,28 +1,41 @@
-//! `nnue-gen-sfen convert IN OUT [--validate] [--append]`.
+//! `nnue-gen-sfen convert IN OUT [--validate] [--append | --force]`.
 
-use std::path::Path;
+use std::path::PathBuf;
+
+use clap::Args;
 
 use nnue_core::data::{
     BinpackWriter, DataError, ReaderOptions, RecordPolicy, TrainingDataWriter, Validation,
 };
-use nnue_core::output::AtomicOutput;
+use nnue_core::output::{AtomicOutput, OutputCheck};
 use nnue_core::packed::PADDING_BYTE;
 
-use crate::error::CliError;
+use crate::error::Error;
 use crate::format::{transform_formats, Format};
 use crate::source::for_each_record;
 
-/// Options of `convert`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ConvertOptions {
-    /// Check every record fully (legal position and best move) and stop at
-    /// the first bad one. Without it, `.bin` input gets the structural checks.
+/// The arguments of `nnue-gen-sfen convert` (its help text is in `cli.rs`).
+#[derive(Debug, Clone, Args)]
+pub struct ConvertArgs {
+    /// Input file (.bin, .binpack or .plain).
+    pub input: PathBuf,
+    /// Output file (.bin, .binpack or .plain); written only when the conversion succeeds.
+    pub output: PathBuf,
+    /// Check every record fully (legal position and best move), not only its
+    /// structure, and stop at the first bad one.
+    #[arg(long)]
     pub validate: bool,
-    /// Append to an existing output instead of replacing it.
+    /// Append to an existing output instead of refusing it.
+    #[arg(long, conflicts_with = "force")]
     pub append: bool,
-    /// Accept `MOVE_NONE` / `0000` best moves.
+    /// Replace an existing output (never the input).
+    #[arg(long)]
+    pub force: bool,
+    /// Accept records whose best move is MOVE_NONE (0 / "0000").
+    #[arg(long)]
     pub allow_move_none: bool,
     /// Skip and count invalid records instead of stopping at the first one.
+    #[arg(long)]
     pub skip_invalid: bool,
 }
 
@@ -33,6 +46,18 @@ pub struct Converted {
     pub written: u64,
     /// Invalid records skipped (only with `skip_invalid`).
     pub skipped: u64,
+}
+
+/// Runs `convert` and says what it did.
+pub fn run(args: &ConvertArgs) -> Result<String, Error> {
+    let done = convert(args)?;
+    Ok(format!(
+        "converted {} records ({} invalid skipped): {} -> {}",
+        done.written,
+        done.skipped,
+        args.input.display(),
+        args.output.display()
+    ))
 }
 
 /// Converts `input` to `output` (formats by extension) and says how many
@@ -48,12 +73,10 @@ pub struct Converted {
 /// `.plain` output is byte-identical to theirs. `.binpack` output needs
 /// legal records (validated in full) and chains consecutive positions of a
 /// game; it stores no fullmove number (readers derive it from the ply).
-pub fn convert(
-    input: &Path,
-    output: &Path,
-    options: ConvertOptions,
-) -> Result<Converted, CliError> {
-    let out_format = transform_formats(input, output)?;
+pub fn convert(options: &ConvertArgs) -> Result<Converted, Error> {
+    let (input, output) = (options.input.as_path(), options.output.as_path());
+    let mode = OutputCheck::mode_from_flags(options.force, options.append);
+    let out_format = transform_formats(input, output, OutputCheck::new(mode), true)?;
     let reader_options = ReaderOptions {
         skip_invalid: options.skip_invalid,
         policy: RecordPolicy {

@@ -1,55 +1,35 @@
-use std::io::Write;
 use std::process::ExitCode;
 
-use clap::error::ErrorKind;
-use clap::Parser;
-use nnue_gensfen::cli::Cli;
-use nnue_gensfen::error::{EXIT_FAILURE, EXIT_USAGE};
+use clap::{CommandFactory, Parser};
+use nnue_core::cli::{Program, StopSignal};
+use nnue_gensfen::cli::{Cli, Command};
 
-/// Every error is one line `nnue-gen-sfen: error: <what>` on stderr (a usage
-/// error adds clap's usage lines after it), so scripts can grep file and record.
-const PREFIX: &str = "nnue-gen-sfen: error: ";
+/// How the program names itself in its error lines.
+const PROGRAM: Program = Program("nnue-gen-sfen");
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
-            print!("{e}");
-            return ExitCode::SUCCESS;
-        }
-        Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            eprint!("{PREFIX}a subcommand is required\n\n{e}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-        Err(e) => {
-            let text = e.render().to_string();
-            let text = text.strip_prefix("error: ").unwrap_or(&text);
-            eprint!("{PREFIX}{text}");
-            return ExitCode::from(EXIT_USAGE);
-        }
+    // No argument at all: the help, not a default run of 8 billion positions.
+    if std::env::args_os().len() <= 1 {
+        return PROGRAM.report(&Cli::command().render_help().to_string());
+    }
+    let command = match Cli::try_parse() {
+        Ok(cli) => cli.into_command(),
+        Err(e) => return PROGRAM.parse_error(&e),
     };
-    match nnue_gensfen::run(cli) {
-        Ok(text) => print_report(text.trim_end()),
-        Err(e) => {
-            let msg = e.to_string().replace('\n', " ");
-            eprintln!("{PREFIX}{msg}");
-            ExitCode::from(e.exit_code())
+    // Only `generate` stops cleanly on a signal; the others keep the default
+    // (a signal ends them, and their atomic outputs are never half-written).
+    let stop = match command {
+        Command::Generate(_) => StopSignal::install(),
+        _ => StopSignal::new(),
+    };
+    match nnue_gensfen::run(command, stop.flag()) {
+        Ok(text) => {
+            let printed = PROGRAM.report(&text);
+            match stop.exit_status() {
+                Some(status) => ExitCode::from(status),
+                None => printed,
+            }
         }
-    }
-}
-
-/// Prints the command's report. A reader that went away (`| head`) is not an
-/// error of ours; any other write failure is.
-fn print_report(text: &str) -> ExitCode {
-    if text.is_empty() {
-        return ExitCode::SUCCESS;
-    }
-    match writeln!(std::io::stdout().lock(), "{text}") {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("{PREFIX}standard output: {e}");
-            ExitCode::from(EXIT_FAILURE)
-        }
+        Err(e) => PROGRAM.fail(&e.to_string(), e.exit_code()),
     }
 }

@@ -18,20 +18,20 @@
 //! output does not depend on the thread count. It appears under its name only
 //! when complete.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use clap::builder::RangedI64ValueParser;
+use clap::{value_parser, Args};
 use nnue_core::data::{DataError, ReaderOptions, TrainingDataWriter, Validation};
-use nnue_core::output::AtomicOutput;
+use nnue_core::output::{AtomicOutput, OutputCheck};
 use nnue_core::packed::PackedSfenValue;
 use nnue_engine::search::{Limits, Searcher};
 use shakmaty::Chess;
 
-use crate::error::CliError;
-use crate::format::{transform_formats, Format};
-use crate::generate::load_eval;
-use crate::generate::options::EvalChoice;
-use crate::generate::progress::Progress;
-use crate::shuffle::estimated_records;
+use crate::error::Error;
+use crate::eval::EvalChoice;
+use crate::format::{estimated_records, transform_formats, Format};
+use crate::progress::Progress;
 use crate::source::for_each_record;
 
 /// Records searched between two writes (memory stays at a few MiB).
@@ -43,7 +43,51 @@ const HASH_MB: usize = 1;
 /// every quiescence search would cost more than the searches).
 const RUN: usize = 1024;
 /// Deepest search `rescore` accepts (the generator's limit).
-pub const RESCORE_DEPTH_MAX: u32 = 100;
+pub const RESCORE_DEPTH_MAX: u32 = crate::generate::options::DEPTH_MAX;
+/// Most worker threads.
+const THREADS_MAX: i64 = 1024;
+
+/// The arguments of `nnue-gen-sfen rescore` (its help text is in `cli.rs`).
+#[derive(Debug, Clone, Args)]
+pub struct RescoreArgs {
+    /// Input file (.bin, .binpack or .plain); every record must be a legal position.
+    pub input: PathBuf,
+    /// Output file (.bin, .binpack or .plain); it appears only when complete.
+    pub output: PathBuf,
+    /// Search depth: 0 for the quiescence value, else a full search of that depth.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true,
+          value_parser = value_parser!(u32).range(0..=i64::from(RESCORE_DEPTH_MAX)))]
+    pub depth: u32,
+    /// Score with the static evaluation, no search at all.
+    #[arg(long = "static")]
+    pub static_eval: bool,
+    /// A `.nnue` net to score with (default: the classical evaluation).
+    #[arg(long, alias = "eval_file")]
+    pub eval_file: Option<PathBuf>,
+    /// Worker threads (0: all cores).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<u64>::new().range(0..=THREADS_MAX))]
+    pub threads: u64,
+    /// Replace an existing output (never the input or the net).
+    #[arg(long)]
+    pub force: bool,
+    /// No progress display.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Runs `rescore` and says what it did.
+pub fn run(args: &RescoreArgs) -> Result<String, Error> {
+    let label = Label::new(args.depth, args.static_eval)?;
+    let done = rescore(args, label)?;
+    Ok(format!(
+        "rescored {} records with {label} ({} scores changed): {} -> {}",
+        done.written,
+        done.changed,
+        args.input.display(),
+        args.output.display()
+    ))
+}
 
 /// What a record's new score is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,17 +102,13 @@ pub enum Label {
 
 impl Label {
     /// The label of `--depth` and `--static`.
-    pub fn new(depth: u32, static_eval: bool) -> Result<Label, CliError> {
+    /// (clap has checked the depth's range.)
+    pub fn new(depth: u32, static_eval: bool) -> Result<Label, Error> {
         match (static_eval, depth) {
             (true, 0) => Ok(Label::Static),
-            (true, _) => Err(CliError::Usage(format!(
-                "--static with --depth {depth}: a static evaluation has no depth"
-            ))),
+            (true, d) => Err(Error::StaticWithDepth(d)),
             (false, 0) => Ok(Label::Quiescence),
-            (false, d) if d <= RESCORE_DEPTH_MAX => Ok(Label::Search(d)),
-            (false, d) => Err(CliError::Usage(format!(
-                "--depth {d}: expected 0..={RESCORE_DEPTH_MAX}"
-            ))),
+            (false, d) => Ok(Label::Search(d)),
         }
     }
 }
@@ -83,19 +123,6 @@ impl std::fmt::Display for Label {
     }
 }
 
-/// Options of `rescore`.
-#[derive(Debug, Clone)]
-pub struct RescoreOptions {
-    /// What the new scores are.
-    pub label: Label,
-    /// The net to score with; `None`: the classical evaluation.
-    pub eval_file: Option<PathBuf>,
-    /// Worker threads (0: all cores).
-    pub threads: usize,
-    /// No progress display.
-    pub quiet: bool,
-}
-
 /// What a rescoring did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rescored {
@@ -108,12 +135,12 @@ pub struct Rescored {
 /// Rescores `input` into `output` (formats by extension). Every record must
 /// be a legal position (checked in full); the first bad one stops the run
 /// with its file and index, and the output is left as it was.
-pub fn rescore(
-    input: &Path,
-    output: &Path,
-    options: &RescoreOptions,
-) -> Result<Rescored, CliError> {
-    let out_format = transform_formats(input, output)?;
+pub fn rescore(options: &RescoreArgs, label: Label) -> Result<Rescored, Error> {
+    let (input, output) = (options.input.as_path(), options.output.as_path());
+    let mode = OutputCheck::mode_from_flags(options.force, false);
+    // The net is an input too: no output may overwrite it.
+    let check = OutputCheck::new(mode).inputs(&options.eval_file);
+    let out_format = transform_formats(input, output, check, false)?;
     let mut workers = new_searchers(options)?;
     let size = std::fs::metadata(input).map_or(0, |m| m.len());
     let total = estimated_records(Format::from_path(input)?, size);
@@ -125,8 +152,8 @@ pub fn rescore(
         written: 0,
         changed: 0,
     };
-    let mut flush = |batch: &mut Vec<(PackedSfenValue, Chess)>| -> Result<(), CliError> {
-        let scored = score_batch(&mut workers, batch, options.label);
+    let mut flush = |batch: &mut Vec<(PackedSfenValue, Chess)>| -> Result<(), Error> {
+        let scored = score_batch(&mut workers, batch, label);
         for (old, new) in batch.iter().map(|(r, _)| r).zip(&scored) {
             done.changed += u64::from(old.score != new.score);
             writer.write(new)?;
@@ -173,14 +200,15 @@ pub fn rescore(
 }
 
 /// One searcher per worker thread, all with the chosen evaluation.
-fn new_searchers(options: &RescoreOptions) -> Result<Vec<Searcher>, CliError> {
-    let eval = load_eval(&match &options.eval_file {
+fn new_searchers(options: &RescoreArgs) -> Result<Vec<Searcher>, Error> {
+    let eval = match &options.eval_file {
         None => EvalChoice::Classical,
         Some(path) => EvalChoice::File(path.clone()),
-    })?;
+    }
+    .load()?;
     let threads = match options.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
+        n => n as usize,
     };
     let mut searchers = Vec::with_capacity(threads);
     for _ in 0..threads {

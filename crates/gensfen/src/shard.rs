@@ -5,6 +5,13 @@
 use std::fmt;
 use std::str::FromStr;
 
+use thiserror::Error;
+
+/// Text that is not `I/N` with `0 <= I < N` (clap shows it after the option).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("'{0}' is not a shard: expected I/N with 0 <= I < N, e.g. 3/16")]
+pub struct ShardError(String);
+
 /// Shard `index` of `count` (0-based index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
@@ -19,11 +26,11 @@ impl Default for Shard {
 }
 
 impl FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
 
     /// `I/N` with `0 <= I < N`.
-    fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("'{text}' is not a shard: expected I/N with 0 <= I < N, e.g. 3/16");
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(text.to_owned());
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let index: u64 = i.trim().parse().map_err(|_| bad())?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
@@ -54,7 +61,15 @@ mod tests {
             })
         );
         for bad in ["16/16", "1/0", "x/2", "3", "-1/4", ""] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+            assert_eq!(
+                bad.parse::<Shard>(),
+                Err(ShardError(bad.to_owned())),
+                "{bad}"
+            );
         }
+        assert_eq!(
+            ShardError("9/4".into()).to_string(),
+            "'9/4' is not a shard: expected I/N with 0 <= I < N, e.g. 3/16"
+        );
     }
 }

@@ -1,15 +1,15 @@
-//! `nnue-gen-sfen shuffle OUT IN...`: joins training-data files (e.g. the
+//! `nnue-gen-sfen shuffle IN... OUT`: joins training-data files (e.g. the
 //! shards of one data set) into one uniformly shuffled file, seeded, in
 //! bounded memory. Every input and the output may be `.bin`, `.binpack` or
 //! `.plain`, each chosen by its extension.
 //!
-//! Two passes: every record (read through the core's [`TrainingDataReader`],
-//! so bad input is named by file and record, chunk or line) goes as its
-//! 40-byte form to one of B temporary bucket files drawn at random; then each
-//! bucket is shuffled in memory and written through a [`TrainingDataWriter`].
-//! Random bucket + uniform in-bucket order is a uniform permutation of all
-//! records, and memory stays at about one bucket, so data larger than memory
-//! works. The output appears under its name only when complete.
+//! Two passes: every record (read through the core's reader, so bad input is
+//! named by file and record, chunk or line) goes as its 40-byte form to one
+//! of B temporary bucket files drawn at random; then each bucket is shuffled
+//! in memory and written through a [`TrainingDataWriter`]. Random bucket +
+//! uniform in-bucket order is a uniform permutation of all records, and
+//! memory stays at about one bucket, so data larger than memory works. The
+//! output appears under its name only when complete.
 //!
 //! B is fixed before pass one from an estimate of the record count (see
 //! [`estimated_records`]); a compressed input that packs better than
@@ -19,40 +19,53 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use nnue_core::data::{
-    DataFormat, ReaderOptions, TrainingDataReader, TrainingDataWriter, Validation,
-};
-use nnue_core::output::AtomicOutput;
+use clap::builder::RangedI64ValueParser;
+use clap::Args;
+use nnue_core::data::{ReaderOptions, TrainingDataWriter, Validation};
+use nnue_core::output::{AtomicOutput, OutputCheck};
 use nnue_core::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
 
-use crate::generate::error::GenerateError;
-use crate::generate::rng::{mix, GenRng};
+use crate::error::Error;
+use crate::format::{estimated_records, Format};
+use crate::rng::{mix, parse_seed, GenRng};
+use crate::source::for_each_record;
 
 const RECORD: usize = PACKED_SFEN_VALUE_SIZE;
 /// Head room over the memory budget for buckets that come out larger than average.
 const BUCKET_SLACK: f64 = 1.25;
 /// I/O buffer per open bucket file.
 const BUCKET_BUFFER: usize = 64 << 10;
-/// `.binpack` positions per file byte, as a ratio: Stockfish's chained
-/// encoding stores a game's positions in about 2.9 bytes each (40 / 14).
-const BINPACK_RECORDS_PER_BYTE: (u64, u64) = (14, 40);
-/// Typical size of one `.plain` record (six `key value` lines), bytes.
-const PLAIN_BYTES_PER_RECORD: u64 = 95;
 
-/// Shuffle settings.
-#[derive(Clone, Copy, Debug)]
-pub struct ShuffleOptions {
-    pub seed: u64,
-    /// Memory for one bucket, MiB.
-    pub memory_mib: usize,
-    /// Replace an existing output.
+/// The arguments of `nnue-gen-sfen shuffle` (its help text is in `cli.rs`).
+#[derive(Debug, Clone, Args)]
+pub struct ShuffleArgs {
+    /// Input files (.bin, .binpack or .plain, mixed freely).
+    #[arg(required = true, num_args = 1..)]
+    pub inputs: Vec<PathBuf>,
+    /// Output file (.bin, .binpack or .plain); it appears only when complete.
+    #[arg(required = true)]
+    pub output: PathBuf,
+    /// Seed of the permutation: a number or any text (hashed), as `generate --seed`.
+    #[arg(long, default_value = "0", allow_hyphen_values = true)]
+    pub seed: String,
+    /// Memory for one in-memory bucket, MiB (40 bytes a record; the
+    /// bucket count is set from the record count estimated from file
+    /// sizes: .bin 40, .binpack about 2.9, .plain about 95 bytes a record).
+    #[arg(long, default_value_t = 1024, allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<u64>::new().range(1..=MEMORY_MIB_MAX))]
+    pub memory_mib: u64,
+    /// Replace an existing output (never one of the inputs).
+    #[arg(long)]
     pub force: bool,
 }
+
+/// Largest `--memory-mib`: 1 TiB of bucket.
+const MEMORY_MIB_MAX: i64 = 1 << 20;
 
 /// One input file and its format.
 struct Input {
     path: PathBuf,
-    format: DataFormat,
+    format: Format,
     size: u64,
 }
 
@@ -68,26 +81,29 @@ impl Drop for Buckets {
     }
 }
 
-/// Shuffles the records of `inputs` into `output`; returns the record count.
-pub fn shuffle(
-    output: &Path,
-    inputs: &[PathBuf],
-    options: ShuffleOptions,
-) -> Result<u64, GenerateError> {
-    let (out_format, inputs) = check_files(output, inputs, options.force)?;
+/// Runs `shuffle` and says what it did.
+pub fn run(args: &ShuffleArgs) -> Result<String, Error> {
+    let n = shuffle(args)?;
+    Ok(format!("shuffled {n} records -> {}", args.output.display()))
+}
+
+/// Shuffles the records of `args.inputs` into `args.output`; returns the record count.
+pub fn shuffle(args: &ShuffleArgs) -> Result<u64, Error> {
+    let output = args.output.as_path();
+    let (out_format, inputs) = check_files(args)?;
     let estimate: u64 = inputs
         .iter()
         .map(|i| estimated_records(i.format, i.size))
         .sum();
-    let budget = (options.memory_mib.max(1) as u64) << 20;
+    let budget = args.memory_mib << 20;
     let bytes = estimate.saturating_mul(RECORD as u64);
     let buckets = ((bytes as f64 * BUCKET_SLACK / budget as f64).ceil() as u64).max(1);
-    let mut rng = GenRng::new(mix(options.seed));
+    let mut rng = GenRng::new(mix(parse_seed(&args.seed)));
     let (guard, file) = AtomicOutput::create(output, false)?;
     let mut out = TrainingDataWriter::from_file(file, output, out_format)?;
     if buckets == 1 {
         let mut all = Vec::with_capacity(bytes as usize);
-        for_each_record(&inputs, |record| {
+        for_each_input(&inputs, |record| {
             all.extend_from_slice(record);
             Ok(())
         })?;
@@ -95,7 +111,10 @@ pub fn shuffle(
     } else {
         let parts = split(output, &inputs, buckets as usize, &mut rng)?;
         for path in &parts.paths {
-            let mut data = fs::read(path).map_err(|source| read_err(path, source))?;
+            let mut data = fs::read(path).map_err(|source| Error::Read {
+                file: path.clone(),
+                source,
+            })?;
             write_shuffled(&mut data, &mut rng, &mut out)?;
         }
     }
@@ -104,89 +123,61 @@ pub fn shuffle(
     Ok(records)
 }
 
-/// Records a file of `size` bytes holds, estimated from its format, to size
-/// the buckets: exact for `.bin`, typical ratios for `.binpack` (about
-/// 2.9 bytes a position in game chains) and `.plain` (about 95 bytes a record).
-pub fn estimated_records(format: DataFormat, size: u64) -> u64 {
-    match format {
-        DataFormat::Bin => size / RECORD as u64,
-        DataFormat::Binpack => {
-            let (num, den) = BINPACK_RECORDS_PER_BYTE;
-            size.saturating_mul(num) / den
-        }
-        DataFormat::Plain => size.div_ceil(PLAIN_BYTES_PER_RECORD),
-    }
-}
-
-fn read_err(path: &Path, source: std::io::Error) -> GenerateError {
-    GenerateError::Read {
-        file: path.to_path_buf(),
-        source,
-    }
-}
-
-/// Every file names a supported format by its extension, the inputs exist
-/// and the output is a new file that is none of them. Returns the output
-/// format and the inputs with their formats and sizes.
-fn check_files(
-    output: &Path,
-    inputs: &[PathBuf],
-    force: bool,
-) -> Result<(DataFormat, Vec<Input>), GenerateError> {
-    let bad = |s: String| GenerateError::InvalidOption(s);
-    let out_format = DataFormat::from_path(output).map_err(|e| bad(e.to_string()))?;
-    if output.exists() && !force {
-        return Err(GenerateError::OutputExists(output.to_path_buf()));
-    }
-    let out_canonical = output.canonicalize().ok();
-    let mut checked = Vec::with_capacity(inputs.len());
-    for input in inputs {
-        let format = DataFormat::from_path(input).map_err(|e| bad(e.to_string()))?;
+/// The output rule first (the output is none of the inputs, even with
+/// `--force`; an existing output needs `--force`; its folder exists), then
+/// every file names a supported format and every input is a readable file.
+/// Returns the output format and the inputs with their formats and sizes.
+fn check_files(args: &ShuffleArgs) -> Result<(Format, Vec<Input>), Error> {
+    let mode = OutputCheck::mode_from_flags(args.force, false);
+    OutputCheck::new(mode)
+        .inputs(&args.inputs)
+        .check(&args.output)?;
+    let mut checked = Vec::with_capacity(args.inputs.len());
+    for input in &args.inputs {
+        let format = Format::from_path(input)?;
         let size = fs::metadata(input)
-            .map_err(|source| read_err(input, source))?
+            .map_err(|source| Error::Read {
+                file: input.clone(),
+                source,
+            })?
             .len();
-        if out_canonical.is_some() && input.canonicalize().ok() == out_canonical {
-            return Err(bad(format!(
-                "{}: input and output are the same file",
-                input.display()
-            )));
-        }
         checked.push(Input {
             path: input.clone(),
             format,
             size,
         });
     }
-    Ok((out_format, checked))
+    Ok((Format::from_path(&args.output)?, checked))
 }
 
 /// Calls `emit` with the 40-byte form of every record of every input, in
 /// file order; the first bad record, chunk or line is an error naming it.
-fn for_each_record(
+fn for_each_input(
     inputs: &[Input],
-    mut emit: impl FnMut(&[u8; RECORD]) -> Result<(), GenerateError>,
-) -> Result<(), GenerateError> {
+    mut emit: impl FnMut(&[u8; RECORD]) -> Result<(), Error>,
+) -> Result<(), Error> {
     for input in inputs {
-        let reader = TrainingDataReader::open(&input.path, ReaderOptions::default())?;
-        for record in reader.records(Validation::Fast)? {
-            emit(&record?.raw.to_bytes())?;
-        }
+        for_each_record(
+            &input.path,
+            ReaderOptions::default(),
+            Validation::Fast,
+            |raw, _| emit(&raw.to_bytes()),
+        )?;
     }
     Ok(())
 }
-
 /// Pass one: every record to a random bucket file.
 fn split(
     output: &Path,
     inputs: &[Input],
     count: usize,
     rng: &mut GenRng,
-) -> Result<Buckets, GenerateError> {
+) -> Result<Buckets, Error> {
     let name = output
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
     let dir = output.with_file_name(format!(".{name}.shuffle-{}", std::process::id()));
-    fs::create_dir_all(&dir).map_err(|source| GenerateError::Write {
+    fs::create_dir_all(&dir).map_err(|source| Error::Write {
         file: dir.clone(),
         source,
     })?;
@@ -196,7 +187,7 @@ fn split(
             .collect(),
         dir,
     };
-    let write_err = |k: usize, source| GenerateError::Write {
+    let write_err = |k: usize, source| Error::Write {
         file: buckets.paths[k].clone(),
         source,
     };
@@ -207,7 +198,7 @@ fn split(
                 .map_err(|source| write_err(k, source))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    for_each_record(inputs, |record| {
+    for_each_input(inputs, |record| {
         let k = rng.below(count as u64) as usize;
         writers[k]
             .write_all(record)
@@ -224,7 +215,7 @@ fn write_shuffled(
     data: &mut [u8],
     rng: &mut GenRng,
     out: &mut TrainingDataWriter,
-) -> Result<(), GenerateError> {
+) -> Result<(), Error> {
     let n = data.len() / RECORD;
     for i in (1..n).rev() {
         let j = rng.below(i as u64 + 1) as usize;

@@ -5,11 +5,28 @@ use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 
+use clap::Args;
 use nnue_core::data::{DataError, ReaderOptions, TrainingRecord, Validation};
 use nnue_core::packed::GameResult;
 
-use crate::error::CliError;
+use crate::error::Error;
 use crate::source::for_each_record;
+
+/// The arguments of `nnue-gen-sfen stats` (its help text is in `cli.rs`).
+#[derive(Debug, Clone, Args)]
+pub struct StatsArgs {
+    /// Input files (.bin, .binpack or .plain).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Skip and count invalid records instead of stopping at the first one.
+    #[arg(long)]
+    pub skip_invalid: bool,
+}
+
+/// Runs `stats` and returns its report.
+pub fn run(args: &StatsArgs) -> Result<String, Error> {
+    Ok(stats(&args.files, args.skip_invalid)?.to_string())
+}
 
 /// Ply buckets are this wide; the last bucket is open-ended.
 pub const PLY_BUCKET: u32 = 25;
@@ -145,7 +162,7 @@ impl fmt::Display for Stats {
 /// record is an error naming it, unless `skip_invalid` (then invalid records
 /// are counted). Reading no valid record at all is an error too: statistics of
 /// nothing would hide a wrong path or a wrong file.
-pub fn stats(files: &[PathBuf], skip_invalid: bool) -> Result<Stats, CliError> {
+pub fn stats(files: &[PathBuf], skip_invalid: bool) -> Result<Stats, Error> {
     let mut s = Stats::default();
     let options = ReaderOptions {
         skip_invalid,

@@ -120,13 +120,14 @@ fn a_bad_plain_line_fails_unless_skip_invalid() {
 
 #[test]
 fn usage_errors_exit_2() {
-    // No arguments at all means `generate` with its defaults (the program's main
-    // job), so it is not a usage error and is not run here.
+    // One line: what is wrong, then where help is. (clap's own usage lines
+    // are cut by the shared convention; the unknown subcommand keeps the
+    // second usage form in the line.)
     let cases: [(&[&str], &str); 3] = [
         (&["frobnicate"], "unrecognized subcommand 'frobnicate'"),
         (
             &["stats"],
-            "the following required arguments were not provided:",
+            "the following required arguments were not provided: <FILES>...",
         ),
         (
             &["stats", "x.txt"],
@@ -137,8 +138,11 @@ fn usage_errors_exit_2() {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        let first = err.lines().next().unwrap_or_default();
-        assert_eq!(first, format!("{PREFIX}{want}"), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(&format!("{PREFIX}{want}")),
+            "{args:?}: {err}"
+        );
     }
     let out = run(&["--help"]);
     assert_eq!(out.status.code(), Some(0));
@@ -156,4 +160,195 @@ fn stockfish_sample_converts_both_ways_byte_for_byte() {
     assert!(std::fs::read(&bin).expect("bin") == test_data_bytes("sf_tools_sample.bin"));
     stdout(&run(&["convert", p(&sf_bin), p(&plain), "--validate"]));
     assert!(std::fs::read(&plain).expect("plain") == test_data_bytes("sf_tools_sample.plain"));
+}
+
+#[test]
+fn no_arguments_print_the_help_and_options_alone_generate() {
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{out:?}");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.starts_with(
+            "nnue-gen-sfen: self-play training data for NNUE, and shuffle, convert, \
+             rescore and stats of .bin, .binpack and .plain files\n"
+        ),
+        "{help}"
+    );
+    assert!(help.contains("Usage: nnue-gen-sfen [OPTIONS]"), "{help}");
+    assert!(help.contains("shuffle"), "{help}");
+    // Options without a subcommand still generate, as Stockfish's tools do.
+    let dir = temp_dir("bare-options");
+    let file = dir.join("g.bin");
+    let args = [
+        "--loop",
+        "30",
+        "--depth",
+        "1",
+        "--seed",
+        "1",
+        "-q",
+        "-o",
+        p(&file),
+    ];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(std::fs::metadata(&file).expect("written").len(), 30 * 40);
+}
+
+#[test]
+fn a_directory_given_as_input_is_a_failure_in_every_subcommand() {
+    let dir = temp_dir("dir-input");
+    let data = dir.join("d.bin");
+    let net = dir.join("d.nnue");
+    let book = dir.join("d.epd");
+    for sub in [&data, &net, &book] {
+        std::fs::create_dir(sub).expect("mkdir");
+    }
+    let file = dir.join("x.bin");
+    std::fs::copy(test_data("sf_tools_sample.bin"), &file).expect("copy");
+    let out = dir.join("o.bin");
+    let not_data = format!("{}: is a directory, not a data file", data.display());
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (vec!["stats", p(&data)], not_data.clone()),
+        (vec!["convert", p(&data), p(&out)], not_data.clone()),
+        (vec!["rescore", p(&data), p(&out)], not_data.clone()),
+        (
+            vec!["shuffle", p(&file), p(&data), p(&out)],
+            not_data.clone(),
+        ),
+        (vec!["bench-decode", p(&data)], not_data),
+        (
+            vec!["rescore", p(&file), p(&out), "--eval-file", p(&net)],
+            format!(
+                "{}: cannot read file: Is a directory (os error 21)",
+                net.display()
+            ),
+        ),
+        (
+            vec![
+                "generate",
+                "--loop",
+                "5",
+                "-o",
+                p(&out),
+                "--eval-file",
+                p(&net),
+            ],
+            format!(
+                "{}: cannot read file: Is a directory (os error 21)",
+                net.display()
+            ),
+        ),
+        (
+            vec!["generate", "--loop", "5", "-o", p(&out), "--book", p(&book)],
+            format!(
+                "{}: cannot read: Is a directory (os error 21)",
+                book.display()
+            ),
+        ),
+    ];
+    for (args, want) in cases {
+        assert_eq!(failure(&run(&args)), (1, want), "{args:?}");
+    }
+    assert_eq!(listing(&dir), ["d.bin", "d.epd", "d.nnue", "x.bin"]);
+}
+
+#[test]
+fn numbers_out_of_range_name_the_range_even_when_negative() {
+    let dir = temp_dir("ranges");
+    let file = dir.join("x.bin");
+    std::fs::copy(test_data("sf_tools_sample.bin"), &file).expect("copy");
+    let out = dir.join("o.bin");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["generate", "--depth", "-1"],
+            "invalid value '-1' for '--depth <DEPTH>': -1 is not in 1..=100",
+        ),
+        (
+            vec!["--depth2", "101"],
+            "invalid value '101' for '--depth2 <DEPTH2>': 101 is not in 1..=100",
+        ),
+        (
+            vec!["--loop", "-1"],
+            "invalid value '-1' for '--loop <LOOP_COUNT>': -1 is not in 1..9223372036854775807",
+        ),
+        (
+            vec!["generate", "--save-every", "0"],
+            "invalid value '0' for '--save-every <SAVE_EVERY>': 0 is not in 1..9223372036854775807",
+        ),
+        (
+            vec!["generate", "--nodes", "-5"],
+            "invalid value '-5' for '--nodes <NODES>': -5 is not in 0..9223372036854775807",
+        ),
+        (
+            vec!["generate", "--threads", "0"],
+            "invalid value '0' for '--threads <THREADS>': 0 is not in 1..=1024",
+        ),
+        (
+            vec!["generate", "--hash", "-16"],
+            "invalid value '-16' for '--hash <HASH>': -16 is not in 1..=65536",
+        ),
+        (
+            vec!["generate", "--eval-limit", "-5"],
+            "invalid value '-5' for '--eval-limit <EVAL_LIMIT>': -5 is not in 1..=2147483647",
+        ),
+        (
+            vec!["generate", "--random-move-minply", "-2"],
+            "invalid value '-2' for '--random-move-minply <RANDOM_MOVE_MINPLY>': \
+             -2 is not in -1..=65535",
+        ),
+        (
+            vec!["generate", "--write-maxply", "70000"],
+            "invalid value '70000' for '--write-maxply <WRITE_MAXPLY>': \
+             70000 is not in 0..=65535",
+        ),
+        (
+            vec!["rescore", p(&file), p(&out), "--depth", "-1"],
+            "invalid value '-1' for '--depth <DEPTH>': -1 is not in 0..=100",
+        ),
+        (
+            vec!["rescore", p(&file), p(&out), "--threads", "-2"],
+            "invalid value '-2' for '--threads <THREADS>': -2 is not in 0..=1024",
+        ),
+        (
+            vec!["shuffle", p(&file), p(&out), "--memory-mib", "0"],
+            "invalid value '0' for '--memory-mib <MEMORY_MIB>': 0 is not in 1..=1048576",
+        ),
+        (
+            vec!["bench-decode", "--records", "-1"],
+            "invalid value '-1' for '--records <RECORDS>': -1 is not in 1..=1000000000",
+        ),
+    ];
+    for (args, want) in cases {
+        let want = format!("{want} (see nnue-gen-sfen --help)");
+        assert_eq!(failure(&run(&args)), (2, want), "{args:?}");
+    }
+    // What a range cannot say is checked before any work, also exit 2.
+    let (code, msg) = failure(&run(&["generate", "--random-move-minply", "0"]));
+    assert_eq!(
+        (code, msg.as_str()),
+        (2, "--random-move-minply 0: expected -1 or a ply >= 1")
+    );
+    assert_eq!(listing(&dir), ["x.bin"]);
+}
+
+#[test]
+fn help_names_what_exists_and_one_spelling_of_quiet_and_output() {
+    let help = stdout(&run(&["generate", "--help"]));
+    assert!(
+        help.contains("-o, --output <OUTPUT>")
+            && help.contains("Output file: `.bin`, `.binpack` or `.plain` by extension"),
+        "{help}"
+    );
+    for sub in ["generate", "rescore"] {
+        let help = stdout(&run(&[sub, "--help"]));
+        assert!(help.contains("-q, --quiet"), "{sub}: {help}");
+    }
+    let help = stdout(&run(&["shuffle", "--help"]));
+    assert!(
+        help.contains("Usage: nnue-gen-sfen shuffle [OPTIONS] <INPUTS>... <OUTPUT>"),
+        "{help}"
+    );
+    assert!(!help.contains("--append"), "{help}");
 }

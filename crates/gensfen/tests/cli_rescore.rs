@@ -125,7 +125,14 @@ fn bad_arguments_are_usage_errors_and_write_nothing() {
     let out = dir.join("out.bin");
 
     let (code, msg) = failure(&run(&["rescore", p(&input), p(&out), "--depth", "101"]));
-    assert_eq!((code, msg.as_str()), (2, "--depth 101: expected 0..=100"));
+    assert_eq!(
+        (code, msg.as_str()),
+        (
+            2,
+            "invalid value '101' for '--depth <DEPTH>': 101 is not in 0..=100 \
+             (see nnue-gen-sfen --help)"
+        )
+    );
     let (code, msg) = failure(&run(&[
         "rescore",
         p(&input),
@@ -145,7 +152,10 @@ fn bad_arguments_are_usage_errors_and_write_nothing() {
     assert_eq!(code, 2);
     assert_eq!(
         msg,
-        format!("{}: input and output are the same file", input.display())
+        format!(
+            "{0}: the output is also an input ({0}); refusing to overwrite it",
+            input.display()
+        )
     );
     assert_eq!(listing(&dir), ["in.bin"]);
 }

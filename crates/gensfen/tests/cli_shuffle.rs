@@ -49,9 +49,9 @@ fn binpack_to_bin_is_a_seeded_permutation_of_the_reference_records() {
     let input = test_data("sf_tools_sample.binpack");
     let reference = test_data_bytes("sf_tools_sample.bin");
     let (a, b, c) = (dir.join("a.bin"), dir.join("b.bin"), dir.join("c.bin"));
-    shuffle_ok(&[p(&a), p(&input), "--seed", "7"]);
-    shuffle_ok(&[p(&b), p(&input), "--seed", "7"]);
-    shuffle_ok(&[p(&c), p(&input), "--seed", "8"]);
+    shuffle_ok(&[p(&input), p(&a), "--seed", "7"]);
+    shuffle_ok(&[p(&input), p(&b), "--seed", "7"]);
+    shuffle_ok(&[p(&input), p(&c), "--seed", "8"]);
     let (a, b, c) = (
         std::fs::read(&a).unwrap(),
         std::fs::read(&b).unwrap(),
@@ -70,7 +70,7 @@ fn binpack_output_reads_back_to_the_same_records() {
     let reference = test_data_bytes("sf_tools_sample.bin");
     let packed = dir.join("s.binpack");
     let back = dir.join("back.bin");
-    shuffle_ok(&[p(&packed), p(&input), "--seed", "3"]);
+    shuffle_ok(&[p(&input), p(&packed), "--seed", "3"]);
     // Unchained positions: valid .binpack, but about 34 bytes a position.
     let size = std::fs::metadata(&packed).unwrap().len();
     assert!((30 * 3000..38 * 3000).contains(&size), "{size}");
@@ -80,7 +80,7 @@ fn binpack_output_reads_back_to_the_same_records() {
     assert_eq!(sorted_records(&back), sorted_records(&reference));
     // The same seed through .bin gives the same order.
     let direct = dir.join("s.bin");
-    shuffle_ok(&[p(&direct), p(&input), "--seed", "3"]);
+    shuffle_ok(&[p(&input), p(&direct), "--seed", "3"]);
     assert_eq!(back, std::fs::read(&direct).unwrap());
 }
 
@@ -94,9 +94,9 @@ fn mixed_plain_bin_and_binpack_inputs_in_buckets() {
     // 10 x 3000 records, estimated at about 1.2 MB of 40-byte records: two
     // buckets of 1 MiB, so the bucket files path runs on every format.
     let out = dir.join("m.bin");
-    let mut args = vec![p(&out), p(&plain), p(&bin)];
+    let mut args = vec![p(&plain), p(&bin)];
     args.extend([p(&binpack); 8]);
-    args.extend(["--seed", "1", "--memory-mib", "1"]);
+    args.extend([p(&out), "--seed", "1", "--memory-mib", "1"]);
     shuffle_ok(&args);
     let shuffled = std::fs::read(&out).unwrap();
     assert_eq!(
@@ -106,7 +106,7 @@ fn mixed_plain_bin_and_binpack_inputs_in_buckets() {
     // The one-bucket path, into .plain, and back through `convert`.
     let text = dir.join("m.plain");
     let back = dir.join("m-back.bin");
-    shuffle_ok(&[p(&text), p(&bin), p(&out), "--seed", "2"]);
+    shuffle_ok(&[p(&bin), p(&out), p(&text), "--seed", "2"]);
     let r = run(&["convert", p(&text), p(&back)]);
     assert!(r.status.success(), "{r:?}");
     assert_eq!(
@@ -125,7 +125,7 @@ fn truncated_binpack_is_named_by_file_and_chunk_and_writes_nothing() {
     std::fs::write(&cut, &bytes[..bytes.len() - 100]).unwrap();
     let bin = test_data("sf_tools_sample.bin");
     let out = dir.join("out.bin");
-    let r = run(&["shuffle", p(&out), p(&bin), p(&cut)]);
+    let r = run(&["shuffle", p(&bin), p(&cut), p(&out)]);
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8_lossy(&r.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -141,8 +141,8 @@ fn bad_extensions_and_same_file_are_usage_errors() {
     std::fs::copy(test_data("sf_tools_sample.bin"), &bin).unwrap();
     let txt = dir.join("x.txt");
     for args in [
-        vec!["shuffle", p(&txt), p(&bin)],
-        vec!["shuffle", p(&dir.join("y.bin")), p(&txt)],
+        vec!["shuffle", p(&bin), p(&txt)],
+        vec!["shuffle", p(&txt), p(&dir.join("y.bin"))],
     ] {
         let r = run(&args);
         assert_eq!(r.status.code(), Some(2), "{r:?}");
@@ -151,6 +151,6 @@ fn bad_extensions_and_same_file_are_usage_errors() {
     }
     let r = run(&["shuffle", p(&bin), p(&bin), "--force"]);
     assert_eq!(r.status.code(), Some(2), "{r:?}");
-    assert!(String::from_utf8_lossy(&r.stderr).contains("input and output are the same file"));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("the output is also an input"));
     assert_eq!(listing(&dir), vec!["x.bin".to_string()]);
 }

@@ -18,8 +18,8 @@ use nnue_gensfen::generate::dedup::Dedup;
 use nnue_gensfen::generate::game::{GameEnd, Player};
 use nnue_gensfen::generate::options::{GenConfig, GenerateArgs};
 use nnue_gensfen::generate::random_move::{choose, Chooser, RandomPlan};
-use nnue_gensfen::generate::rng::GenRng;
 use nnue_gensfen::generate::{self, summary::Summary};
+use nnue_gensfen::rng::GenRng;
 use shakmaty::{Chess, Color, Position};
 
 const BIN: &str = env!("CARGO_BIN_EXE_nnue-gen-sfen");
@@ -102,6 +102,45 @@ fn a_small_run_is_reproducible_valid_and_exact() {
         previous_ply = Some(r.game_ply);
     }
     assert!(games > 1, "{games} {summary}");
+}
+
+/// FNV-1a (64 bits): a stable fingerprint of a file's bytes.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01B3)
+    })
+}
+
+#[test]
+fn a_seeded_run_writes_the_pinned_bytes_and_name() {
+    // Pinned before the command-line and output-rule rework: the data a seed
+    // gives, and the --random-file-name name it gives, must never change by
+    // accident (Stockfish's tools and earlier runs are compared by seed).
+    let dir = temp_dir("pinned");
+    let out = dir.join("p.bin");
+    run_in_process(&out, SMALL);
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(
+        (bytes.len(), fnv1a(&bytes)),
+        (120_000, 0x505D_1C64_D492_DBAD)
+    );
+    let named = dir.join("r.bin");
+    run_in_process(
+        &named,
+        &[
+            "--loop",
+            "10",
+            "--depth",
+            "1",
+            "--seed",
+            "3",
+            "--random-file-name",
+        ],
+    );
+    assert_eq!(
+        common::listing(&dir),
+        ["p.bin", "r_8f52aaa9306ff05e60d554f2cc4e437b.bin"]
+    );
 }
 
 #[test]
@@ -350,11 +389,14 @@ fn existing_output_needs_append_or_force() {
     assert!(cli(&base).status.success());
     let first = std::fs::read(&out).unwrap();
     let again = cli(&base);
-    assert_eq!(again.status.code(), Some(1));
+    assert_eq!(again.status.code(), Some(2));
     let err = String::from_utf8_lossy(&again.stderr);
-    assert!(
-        err.starts_with("nnue-gen-sfen: error: ") && err.contains("--append"),
-        "{err}"
+    assert_eq!(
+        err,
+        format!(
+            "nnue-gen-sfen: error: {path}: already exists \
+             (use --append to add to it or --force to replace it)\n"
+        )
     );
     assert_eq!(std::fs::read(&out).unwrap(), first);
     let mut append = base.to_vec();
@@ -424,7 +466,7 @@ fn bad_input_is_one_line_and_writes_nothing() {
     }
     let unwritable = dir.join("no/such/dir/x.bin");
     let r = cli(&["--loop", "10", "-o", unwritable.to_str().unwrap()]);
-    assert_eq!(r.status.code(), Some(1));
+    assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("no/such/dir/x.bin"));
 }
 
@@ -458,7 +500,7 @@ fn interrupting_leaves_whole_records() {
         .unwrap();
     assert!(killed.success());
     let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "{output:?}");
+    assert_eq!(output.status.code(), Some(130), "{output:?}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("(stopped early)"), "{stdout}");
     let recs = records(&out);
@@ -469,6 +511,59 @@ fn interrupting_leaves_whole_records() {
     assert!(
         stdout.starts_with(&format!("{} positions", recs.len())),
         "{stdout}"
+    );
+}
+
+#[test]
+fn sigterm_saves_whole_records_and_exits_143() {
+    let dir = temp_dir("sigterm");
+    let out = dir.join("t.bin");
+    let child = Command::new(BIN)
+        .args([
+            "generate",
+            "--loop",
+            "100000000",
+            "--depth",
+            "2",
+            "--seed",
+            "5",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while std::fs::metadata(&out).map_or(0, |m| m.len()) < 40 * 100 {
+        assert!(t.elapsed() < Duration::from_secs(60), "no output");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The child's own pid only: never a broad name.
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(143), "{output:?}");
+    let summary = String::from_utf8_lossy(&output.stdout);
+    let first = summary.lines().next().unwrap_or_default();
+    assert!(first.ends_with(" (stopped early)"), "{summary}");
+    // stats reads the file back as whole records, as many as the summary says.
+    let stats = cli(&["stats", out.to_str().unwrap()]);
+    assert!(stats.status.success(), "{stats:?}");
+    let stats = String::from_utf8_lossy(&stats.stdout);
+    let records = std::fs::metadata(&out).unwrap().len() / 40;
+    assert!(records >= 100);
+    assert_eq!(std::fs::metadata(&out).unwrap().len() % 40, 0);
+    assert!(
+        stats.starts_with(&format!("records: {records}\ninvalid (skipped): 0\n")),
+        "{stats}"
+    );
+    assert!(
+        first.starts_with(&format!("{records} positions in ")),
+        "{summary}"
     );
 }
 
@@ -495,9 +590,9 @@ fn shuffle_is_a_seeded_permutation_in_bounded_memory() {
         let out: PathBuf = dir.join(name);
         let r = cli(&[
             "shuffle",
-            out.to_str().unwrap(),
             a.to_str().unwrap(),
             b.to_str().unwrap(),
+            out.to_str().unwrap(),
             "--seed",
             seed,
             "--memory-mib",
@@ -521,8 +616,8 @@ fn shuffle_is_a_seeded_permutation_in_bounded_memory() {
     std::fs::write(&b, [0u8; 41]).unwrap();
     let r = cli(&[
         "shuffle",
-        dir.join("s3.bin").to_str().unwrap(),
         b.to_str().unwrap(),
+        dir.join("s3.bin").to_str().unwrap(),
     ]);
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8_lossy(&r.stderr);
@@ -656,8 +751,8 @@ fn save_every_refuses_an_existing_later_part_before_writing() {
         "-o",
         base.to_str().unwrap(),
     ]);
-    assert_eq!(r.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&r.stderr).contains("r_2.bin: output file exists"));
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("r_2.bin: already exists"));
     assert!(!dir.join("r_0.bin").exists());
 }
 

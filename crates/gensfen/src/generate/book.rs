@@ -4,11 +4,12 @@
 
 use std::path::Path;
 
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::fen::{Fen, ParseFenError};
+use shakmaty::{CastlingMode, Chess, PositionError};
+use thiserror::Error;
 
-use super::error::GenerateError;
-use super::rng::{mix, GenRng};
+use crate::error::Error;
+use crate::rng::{mix, GenRng};
 
 /// Salt that separates the book's shuffle from the workers' streams.
 const BOOK_SALT: u64 = 0xB00C_5A17;
@@ -21,8 +22,8 @@ pub struct Book {
 
 impl Book {
     /// Reads and checks every line of `path` (empty lines and `#` comments skipped).
-    pub fn load(path: &Path, seed: u64) -> Result<Book, GenerateError> {
-        let text = std::fs::read_to_string(path).map_err(|source| GenerateError::Read {
+    pub fn load(path: &Path, seed: u64) -> Result<Book, Error> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
             file: path.to_path_buf(),
             source,
         })?;
@@ -32,7 +33,7 @@ impl Book {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let pos = parse_line(line).map_err(|problem| GenerateError::BookLine {
+            let pos = parse_line(line).map_err(|problem| Error::BookLine {
                 file: path.to_path_buf(),
                 line: i + 1,
                 problem,
@@ -40,7 +41,7 @@ impl Book {
             positions.push(pos);
         }
         if positions.is_empty() {
-            return Err(GenerateError::EmptyBook(path.to_path_buf()));
+            return Err(Error::EmptyBook(path.to_path_buf()));
         }
         GenRng::new(mix(seed ^ BOOK_SALT)).shuffle(&mut positions);
         Ok(Book { positions })
@@ -62,14 +63,36 @@ impl Book {
     }
 }
 
+/// Why a book line is not a position (the detail of [`Error::BookLine`]).
+#[derive(Debug, Error)]
+pub enum BookLineError {
+    /// Fewer fields than an EPD's four.
+    #[error("'{line}' has {fields} fields, expected at least 4")]
+    TooFewFields { line: String, fields: usize },
+    /// The fields do not parse as a FEN.
+    #[error("'{fen}': {source}")]
+    Fen {
+        fen: String,
+        #[source]
+        source: ParseFenError,
+    },
+    /// The FEN parses but is not a legal chess position.
+    #[error("'{fen}': {source}")]
+    Illegal {
+        fen: String,
+        #[source]
+        source: Box<PositionError<Chess>>,
+    },
+}
+
 /// A FEN (6 fields) or EPD (4 fields, then optional operations) line.
-fn parse_line(line: &str) -> Result<Chess, String> {
+fn parse_line(line: &str) -> Result<Chess, BookLineError> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     if fields.len() < 4 {
-        return Err(format!(
-            "'{line}' has {} fields, expected at least 4",
-            fields.len()
-        ));
+        return Err(BookLineError::TooFewFields {
+            line: line.to_owned(),
+            fields: fields.len(),
+        });
     }
     let counters_given =
         fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
@@ -78,9 +101,20 @@ fn parse_line(line: &str) -> Result<Chess, String> {
     } else {
         format!("{} 0 1", fields[..4].join(" "))
     };
-    let fen: Fen = fen_text.parse().map_err(|e| format!("'{fen_text}': {e}"))?;
+    let fen: Fen = match fen_text.parse() {
+        Ok(fen) => fen,
+        Err(source) => {
+            return Err(BookLineError::Fen {
+                fen: fen_text,
+                source,
+            })
+        }
+    };
     fen.into_position(CastlingMode::Standard)
-        .map_err(|e| format!("'{fen_text}': {e}"))
+        .map_err(|source| BookLineError::Illegal {
+            fen: fen_text,
+            source: Box::new(source),
+        })
 }
 
 #[cfg(test)]
@@ -94,7 +128,21 @@ mod tests {
         assert_eq!(fen.halfmoves(), 3);
         let epd = parse_line("4k3/8/8/8/8/8/8/4K2R w K - bm O-O; id \"x\";").unwrap();
         assert_eq!(epd.halfmoves(), 0);
-        assert!(parse_line("4k3/8/8 w").is_err());
-        assert!(parse_line("8/8/8/8/8/8/8/8 w - - 0 1").is_err());
+        assert_eq!(
+            parse_line("4k3/8/8 w").unwrap_err().to_string(),
+            "'4k3/8/8 w' has 2 fields, expected at least 4"
+        );
+        assert!(matches!(
+            parse_line("4k3/8/8 w - -"),
+            Err(BookLineError::Fen { .. })
+        ));
+        let illegal = parse_line("8/8/8/8/8/8/8/8 w - - 0 1").unwrap_err();
+        assert!(
+            matches!(illegal, BookLineError::Illegal { .. }),
+            "{illegal}"
+        );
+        assert!(illegal
+            .to_string()
+            .starts_with("'8/8/8/8/8/8/8/8 w - - 0 1': "));
     }
 }

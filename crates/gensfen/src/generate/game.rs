@@ -11,7 +11,7 @@ use shakmaty::{Bitboard, Chess, Color, Position};
 use super::dedup::Dedup;
 use super::options::{GenConfig, KNOWN_WIN};
 use super::random_move::{choose, Chooser, RandomPlan};
-use super::rng::GenRng;
+use crate::rng::GenRng;
 
 /// Score adjudication starts at this ply ...
 const ADJUDICATE_FROM_PLY: usize = 80;

@@ -5,109 +5,92 @@
 //! Each worker thread plays its own games with its own one-thread [`Searcher`] and
 //! its own random stream; finished games go over a crossbeam channel to the writer
 //! (the calling thread), which writes exactly `--loop` records, shows progress and
-//! watches for Ctrl-C / SIGTERM and `--max-time-*`. Stopping discards the games in
-//! progress, so the file holds whole games' records only.
+//! watches the stop flag (set by SIGINT / SIGTERM) and `--max-time-*`. Stopping
+//! discards the games in progress, so the file holds whole games' records only.
 
 pub mod book;
 pub mod dedup;
-pub mod error;
 pub mod game;
 pub mod options;
-pub mod progress;
 pub mod random_move;
-pub mod rng;
 pub mod summary;
+mod writer;
+
+pub use writer::part_path;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crossbeam::channel::{bounded, Receiver, RecvTimeoutError, Sender};
-use nnue_core::nnue::Network;
+use nnue_core::output::OutputCheck;
 use nnue_engine::eval::EvalKind;
 use nnue_engine::search::{SearchControl, Searcher, SEARCH_STACK_BYTES};
 use shakmaty::Chess;
 
-use crate::writer::{check_output, check_parts, open_sink, RecordSink, RotatingSink};
+use crate::error::Error;
+use crate::progress::Progress;
+use crate::rng::{worker_seed, GenRng};
 use book::Book;
 use dedup::Dedup;
-use error::GenerateError;
 use game::{Game, GameEnd, Player};
-use options::{EvalChoice, GenConfig, GenerateArgs};
-use progress::Progress;
-use rng::{worker_seed, GenRng};
+use options::{GenConfig, GenerateArgs};
 use summary::Summary;
+use writer::{check_outputs, open_sink, RecordSink, RotatingSink};
 
 /// Games buffered per worker between the workers and the writer.
 const QUEUE_GAMES_PER_WORKER: usize = 4;
 /// Evaluation cache per worker with `--use-eval-hash`, MiB.
 const EVAL_CACHE_MB: usize = 8;
-/// How often the writer looks at the interrupt flag and the clock.
+/// How often the writer looks at the stop flag and the clock.
 const POLL: Duration = Duration::from_millis(50);
 
-/// Set by the Ctrl-C / SIGTERM handler of the `nnue-gen-sfen` binary.
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Installs the Ctrl-C / SIGTERM handler (once per process): the first signal
-/// asks the run to stop cleanly, a second one exits at once.
-pub fn install_interrupt_handler() -> Result<(), String> {
-    static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
-    INSTALLED
-        .get_or_init(|| {
-            ctrlc::set_handler(|| {
-                if INTERRUPTED.swap(true, Ordering::SeqCst) {
-                    std::process::exit(130);
-                }
-            })
-            .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))
-        })
-        .clone()
+/// Runs `generate` and returns its summary (nothing with `--quiet`);
+/// `stop` ends the run early, keeping whole games.
+pub fn run(args: &GenerateArgs, stop: &AtomicBool) -> Result<String, Error> {
+    let summary = generate(args, stop)?;
+    Ok(if args.quiet {
+        String::new()
+    } else {
+        summary.to_string()
+    })
 }
 
-/// Checks `args`, then generates; `interrupt` stops the run cleanly when set.
-pub fn generate(args: &GenerateArgs, interrupt: &AtomicBool) -> Result<Summary, GenerateError> {
+/// Checks `args` and every output path, then generates; `stop` ends the run
+/// cleanly when set.
+pub fn generate(args: &GenerateArgs, stop: &AtomicBool) -> Result<Summary, Error> {
     let clock_seed = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let config = args.resolve(clock_seed)?;
-    // Everything that can fail on bad input fails before the output is touched.
-    match config.save_every {
-        Some(every) => check_parts(&config.output, config.output_mode, every, config.count)?,
-        None => check_output(&config.output, config.output_mode)?,
-    }
+    // Everything that can fail on bad input fails before the output is
+    // touched. The book and the net are inputs no output may overwrite.
+    let check =
+        OutputCheck::new(config.output_mode).inputs(config.book.iter().chain(config.eval.file()));
+    check_outputs(&check, &config.output, config.save_every, config.count)?;
+    // The format by extension (after the rule, which names a directory as such).
+    crate::format::Format::from_path(&config.output)?;
     let book = config
         .book
         .as_deref()
         .map(|p| Book::load(p, config.seed))
         .transpose()?;
-    let eval = load_eval(&config.eval)?;
+    let eval = config.eval.load()?;
     let searchers = (0..config.threads)
         .map(|_| new_searcher(&config, &eval))
         .collect::<Result<Vec<_>, _>>()?;
     let sink: Box<dyn RecordSink> = match config.save_every {
         Some(every) => Box::new(RotatingSink::open(
             &config.output,
+            check,
             config.output_mode,
             every,
         )?),
         None => open_sink(&config.output, config.output_mode)?,
     };
-    run(&config, book.as_ref(), searchers, sink, interrupt)
+    play(&config, book.as_ref(), searchers, sink, stop)
 }
 
-/// The evaluation `choice` names (also `rescore`'s).
-pub(crate) fn load_eval(choice: &EvalChoice) -> Result<EvalKind, GenerateError> {
-    Ok(match choice {
-        EvalChoice::Classical => EvalKind::Classical,
-        EvalChoice::File(path) => EvalKind::Nnue(Arc::new(Network::load(path)?)),
-        EvalChoice::Embedded => match nnue_engine::default_net::load()? {
-            Some(net) => EvalKind::Nnue(net),
-            None => return Err(GenerateError::NoEmbeddedNet),
-        },
-    })
-}
-
-fn new_searcher(config: &GenConfig, eval: &EvalKind) -> Result<Searcher, GenerateError> {
+fn new_searcher(config: &GenConfig, eval: &EvalKind) -> Result<Searcher, Error> {
     let mut searcher = Searcher::new(1, 1);
     searcher.set_hash(config.hash_mb)?;
     searcher.set_eval(eval.clone());
@@ -118,13 +101,13 @@ fn new_searcher(config: &GenConfig, eval: &EvalKind) -> Result<Searcher, Generat
 }
 
 /// Workers and writer of one run.
-fn run(
+fn play(
     config: &GenConfig,
     book: Option<&Book>,
     searchers: Vec<Searcher>,
     sink: Box<dyn RecordSink>,
-    interrupt: &AtomicBool,
-) -> Result<Summary, GenerateError> {
+    stop: &AtomicBool,
+) -> Result<Summary, Error> {
     let control = SearchControl::default();
     let dedup = Dedup::new(config.dedup_mib);
     let (tx, rx) = bounded::<Game>(config.threads * QUEUE_GAMES_PER_WORKER);
@@ -144,11 +127,11 @@ fn run(
                 .spawn_scoped(scope, move || worker.run(searcher));
             if let Err(source) = spawned {
                 control.stop.store(true, Ordering::SeqCst);
-                return Err(GenerateError::Thread { index, source });
+                return Err(Error::Thread { index, source });
             }
         }
         drop(tx);
-        let result = write_games(config, &rx, sink, &control, interrupt);
+        let result = write_games(config, &rx, sink, &control, stop);
         // On a write error the workers must not wait on a full queue.
         control.stop.store(true, Ordering::SeqCst);
         drop(rx);
@@ -213,8 +196,8 @@ fn write_games(
     rx: &Receiver<Game>,
     mut sink: Box<dyn RecordSink>,
     control: &SearchControl,
-    interrupt: &AtomicBool,
-) -> Result<Summary, GenerateError> {
+    stop: &AtomicBool,
+) -> Result<Summary, Error> {
     let start = Instant::now();
     let mut summary = Summary {
         output: config.output.clone(),
@@ -240,7 +223,7 @@ fn write_games(
             Err(RecvTimeoutError::Disconnected) => break,
         }
         let out_of_time = config.max_time.is_some_and(|t| start.elapsed() >= t);
-        if (interrupt.load(Ordering::Relaxed) || out_of_time)
+        if (stop.load(Ordering::Relaxed) || out_of_time)
             && !control.stop.swap(true, Ordering::SeqCst)
         {
             summary.interrupted = true;

@@ -5,10 +5,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::builder::BoolishValueParser;
-use clap::Args;
+use clap::builder::{BoolishValueParser, RangedI64ValueParser};
+use clap::{value_parser, Args};
+use nnue_core::output::{OutputCheck, OutputMode};
 
-use super::error::GenerateError;
+use crate::error::Error;
+use crate::eval::EvalChoice;
+use crate::rng::{mix, GenRng};
 use crate::shard::Shard;
 
 /// Stockfish's `mate_in(2)`: the largest `--eval-limit` that still means something.
@@ -16,81 +19,106 @@ pub const EVAL_LIMIT_MAX: i32 = 31998;
 /// Stockfish's `VALUE_KNOWN_WIN`: a search value this large ends the game at once.
 pub const KNOWN_WIN: i32 = 10000;
 /// Longest game: a record's ply is a 16-bit field.
-const MAX_GAME_PLY: u32 = u16::MAX as u32;
-/// Deepest search a generation ply may ask for.
-const DEPTH_MAX: u32 = 100;
+const MAX_GAME_PLY: i64 = u16::MAX as i64;
+/// Deepest search a generation ply (or `rescore`) may ask for.
+pub const DEPTH_MAX: u32 = 100;
+/// Search depth without `--depth` or `--nodes` (Stockfish's default).
+const DEPTH_DEFAULT: u32 = 3;
+/// Most worker threads.
+const THREADS_MAX: i64 = 1024;
+/// Largest transposition table per worker, MiB (64 GiB).
+const HASH_MAX: i64 = 65536;
+/// Most MultiPV lines of the random-move search.
+const MULTI_PV_MAX: i64 = 256;
+/// Largest duplicate filter, MiB (64 GiB).
+const DEDUP_MIB_MAX: i64 = 65536;
+/// Salt that separates `--random-file-name`'s suffix from the games' streams.
+const FILE_NAME_SALT: u64 = 0x5EED_F11E;
 
 /// Options of `nnue-gen-sfen generate` (also accepted with no subcommand).
 #[derive(Args, Debug, Clone)]
 pub struct GenerateArgs {
     /// Worker threads, each playing its own games with a one-thread search.
-    #[arg(long, default_value_t = 1, aliases = ["thread-num", "thread_num"])]
+    #[arg(long, default_value_t = 1, aliases = ["thread-num", "thread_num"],
+          allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<usize>::new().range(1..=THREADS_MAX))]
     pub threads: usize,
-    /// Output file: `.bin` or `.plain` by extension.
+    /// Output file: `.bin`, `.binpack` or `.plain` by extension.
     #[arg(
         short = 'o',
         long,
         default_value = "generated_kifu.bin",
-        alias = "output_file_name"
+        aliases = ["output-file-name", "output_file_name"]
     )]
-    pub output_file_name: PathBuf,
+    pub output: PathBuf,
     /// Records to write (exactly this many, unless stopped earlier).
-    #[arg(long = "loop", default_value_t = 8_000_000_000, alias = "count")]
+    #[arg(long = "loop", default_value_t = 8_000_000_000, alias = "count",
+          allow_negative_numbers = true, value_parser = RangedI64ValueParser::<u64>::new().range(1..))]
     pub loop_count: u64,
     /// Search depth (the minimum when --depth2 is larger). Default 3, or unlimited
     /// when --nodes is given.
-    #[arg(long, aliases = ["min-depth", "min_depth"])]
+    #[arg(long, aliases = ["min-depth", "min_depth"], allow_negative_numbers = true,
+          value_parser = value_parser!(u32).range(1..=i64::from(DEPTH_MAX)))]
     pub depth: Option<u32>,
     /// Maximum search depth: each ply searches a depth drawn from [depth, depth2].
-    #[arg(long, aliases = ["max-depth", "max_depth"])]
+    #[arg(long, aliases = ["max-depth", "max_depth"], allow_negative_numbers = true,
+          value_parser = value_parser!(u32).range(1..=i64::from(DEPTH_MAX)))]
     pub depth2: Option<u32>,
     /// Node limit per search (0 = none).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub nodes: u64,
     /// A search value at least this large (absolute, internal units) ends the game.
-    #[arg(
-        long,
-        default_value_t = 3000,
-        alias = "eval_limit",
-        allow_hyphen_values = true
-    )]
+    #[arg(long, default_value_t = 3000, alias = "eval_limit", allow_negative_numbers = true,
+          value_parser = value_parser!(i32).range(1..))]
     pub eval_limit: i32,
     /// First ply whose position is written.
-    #[arg(long, default_value_t = 16, aliases = ["write-min-ply", "write_minply", "write_min_ply"])]
+    #[arg(long, default_value_t = 16, aliases = ["write-min-ply", "write_minply", "write_min_ply"],
+          allow_negative_numbers = true, value_parser = value_parser!(u32).range(0..=MAX_GAME_PLY))]
     pub write_minply: u32,
     /// Games reaching this many plies end as draws.
-    #[arg(long, default_value_t = 400, aliases = ["write-max-ply", "write_maxply", "write_max_ply"])]
+    #[arg(long, default_value_t = 400, aliases = ["write-max-ply", "write_maxply", "write_max_ply"],
+          allow_negative_numbers = true, value_parser = value_parser!(u32).range(0..=MAX_GAME_PLY))]
     pub write_maxply: u32,
     /// Random moves per game.
-    #[arg(long, default_value_t = 5, alias = "random_move_count")]
+    #[arg(long, default_value_t = 5, alias = "random_move_count", allow_negative_numbers = true,
+          value_parser = value_parser!(u32).range(0..=MAX_GAME_PLY))]
     pub random_move_count: u32,
     /// First ply (1-based) that may get a random move; -1: the first
     /// --random-move-count plies.
-    #[arg(long, default_value_t = 1, allow_hyphen_values = true,
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = value_parser!(i32).range(-1..=MAX_GAME_PLY),
           aliases = ["random-move-min-ply", "random_move_minply", "random_move_min_ply"])]
     pub random_move_minply: i32,
     /// Last ply (1-based) that may get a random move.
-    #[arg(long, default_value_t = 24,
+    #[arg(long, default_value_t = 24, allow_negative_numbers = true,
+          value_parser = value_parser!(u32).range(0..=MAX_GAME_PLY),
           aliases = ["random-move-max-ply", "random_move_maxply", "random_move_max_ply"])]
     pub random_move_maxply: u32,
     /// N > 0: a random move is a king move with probability 1/N, and then the
     /// opponent's next move is random too with probability 1/2 (Apery's scheme).
-    #[arg(long, default_value_t = 0, alias = "random_move_like_apery")]
+    #[arg(long, default_value_t = 0, alias = "random_move_like_apery",
+          allow_negative_numbers = true, value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub random_move_like_apery: u64,
     /// K > 0: random moves are drawn from the top K moves of a MultiPV search.
-    #[arg(long, default_value_t = 0, alias = "random_multi_pv")]
+    #[arg(long, default_value_t = 0, alias = "random_multi_pv", allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<usize>::new().range(0..=MULTI_PV_MAX))]
     pub random_multi_pv: usize,
     /// Only MultiPV moves within this many internal units of the best are drawn.
-    #[arg(long, default_value_t = 32000, alias = "random_multi_pv_diff")]
+    #[arg(long, default_value_t = 32000, alias = "random_multi_pv_diff",
+          allow_negative_numbers = true, value_parser = value_parser!(i32).range(0..))]
     pub random_multi_pv_diff: i32,
     /// Depth of the MultiPV search (default: the maximum search depth).
-    #[arg(long, alias = "random_multi_pv_depth")]
+    #[arg(long, alias = "random_multi_pv_depth", allow_negative_numbers = true,
+          value_parser = value_parser!(u32).range(1..=i64::from(DEPTH_MAX)))]
     pub random_multi_pv_depth: Option<u32>,
     /// Node limit of the MultiPV search (default: --nodes).
-    #[arg(long, alias = "random_multi_pv_nodes")]
+    #[arg(long, alias = "random_multi_pv_nodes", allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub random_multi_pv_nodes: Option<u64>,
     /// Start a new file every N records: `<stem>_<k>.<ext>`, k = 0, 1, ...
-    #[arg(long, alias = "save_every")]
+    #[arg(long, alias = "save_every", allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<u64>::new().range(1..))]
     pub save_every: Option<u64>,
     /// Append `_` and 32 random hex digits (from the seed) to the file stem.
     #[arg(long, alias = "random_file_name", num_args = 0..=1, default_missing_value = "true",
@@ -122,7 +150,8 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub seed: Option<String>,
     /// Transposition table per worker, MiB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<usize>::new().range(1..=HASH_MAX))]
     pub hash: usize,
     /// An evaluation cache in each worker's searcher (8 MiB; see docs/GENSFEN.md
     /// for what it buys).
@@ -138,16 +167,20 @@ pub struct GenerateArgs {
           value_parser = BoolishValueParser::new())]
     pub use_nnue: Option<bool>,
     /// Stop after this many seconds (checked between games).
-    #[arg(long, alias = "max_time_seconds")]
+    #[arg(long, alias = "max_time_seconds", allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub max_time_seconds: Option<u64>,
     /// Stop after this many minutes.
-    #[arg(long, alias = "max_time_minutes")]
+    #[arg(long, alias = "max_time_minutes", allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub max_time_minutes: Option<u64>,
     /// Stop after this many hours.
-    #[arg(long, alias = "max_time_hours")]
+    #[arg(long, alias = "max_time_hours", allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub max_time_hours: Option<u64>,
     /// Memory of the duplicate-position filter in MiB (0 = off).
-    #[arg(long, default_value_t = 64, alias = "dedup_mib")]
+    #[arg(long, default_value_t = 64, alias = "dedup_mib", allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<usize>::new().range(0..=DEDUP_MIB_MAX))]
     pub dedup_mib: usize,
     /// This job is shard I of N (0-based): seeds disjoint from the other shards'.
     #[arg(long)]
@@ -155,30 +188,12 @@ pub struct GenerateArgs {
     /// Append to an existing output file.
     #[arg(long, conflicts_with = "force")]
     pub append: bool,
-    /// Replace an existing output file.
+    /// Replace an existing output file (never the book or the net).
     #[arg(long)]
     pub force: bool,
     /// No progress bar and no summary (errors still go to stderr).
-    #[arg(long, short = 'q')]
+    #[arg(short, long)]
     pub quiet: bool,
-}
-
-/// Which evaluation labels the positions.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EvalChoice {
-    Classical,
-    /// The net embedded in the binary.
-    Embedded,
-    File(PathBuf),
-}
-
-/// What happens to an existing output file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OutputMode {
-    /// Refuse to touch an existing file.
-    New,
-    Append,
-    Replace,
 }
 
 /// Checked generation settings.
@@ -218,103 +233,21 @@ pub struct GenConfig {
 }
 
 impl GenerateArgs {
-    /// Checks the ranges and resolves defaults; `clock_seed` is used when no
-    /// `--seed` is given.
-    pub fn resolve(&self, clock_seed: u64) -> Result<GenConfig, GenerateError> {
-        let bad = |s: String| Err(GenerateError::InvalidOption(s));
-        if self.threads == 0 || self.threads > 1024 {
-            return bad(format!("--threads {}: expected 1..=1024", self.threads));
-        }
+    /// Checks what clap's ranges cannot (options that must agree with each
+    /// other) and resolves defaults; `clock_seed` is used when no `--seed`
+    /// is given.
+    pub fn resolve(&self, clock_seed: u64) -> Result<GenConfig, Error> {
         let nodes = (self.nodes > 0).then_some(self.nodes);
-        let depth_min = self
-            .depth
-            .unwrap_or(if nodes.is_some() { DEPTH_MAX } else { 3 });
-        let depth_max = self.depth2.unwrap_or(depth_min);
-        if depth_min == 0 || depth_min > DEPTH_MAX {
-            return bad(format!("--depth {depth_min}: expected 1..={DEPTH_MAX}"));
-        }
-        if depth_max < depth_min || depth_max > DEPTH_MAX {
-            return bad(format!(
-                "--depth2 {depth_max} must be in --depth {depth_min}..={DEPTH_MAX}"
-            ));
-        }
-        if self.write_maxply > MAX_GAME_PLY || self.random_move_maxply > MAX_GAME_PLY {
-            return bad(format!(
-                "--write-maxply {} / --random-move-maxply {}: at most {MAX_GAME_PLY} \
-                 (a record's ply field has 16 bits)",
-                self.write_maxply, self.random_move_maxply
-            ));
-        }
-        if self.write_minply > self.write_maxply {
-            return bad(format!(
-                "--write-minply {} is larger than --write-maxply {}",
-                self.write_minply, self.write_maxply
-            ));
-        }
-        if self.random_move_minply < -1 || self.random_move_minply == 0 {
-            return bad(format!(
-                "--random-move-minply {}: expected -1 or a ply >= 1",
-                self.random_move_minply
-            ));
-        }
-        if self.random_move_minply > 0 && self.random_move_minply as u32 > self.random_move_maxply {
-            return bad(format!(
-                "--random-move-minply {} is larger than --random-move-maxply {}",
-                self.random_move_minply, self.random_move_maxply
-            ));
-        }
-        if self.eval_limit <= 0 {
-            return bad(format!("--eval-limit {}: expected > 0", self.eval_limit));
-        }
-        if self.random_multi_pv_diff < 0 {
-            return bad(format!(
-                "--random-multi-pv-diff {}: expected >= 0",
-                self.random_multi_pv_diff
-            ));
-        }
-        if self.loop_count == 0 {
-            return bad("--loop 0: nothing to generate".to_string());
-        }
-        if self.random_move_count > MAX_GAME_PLY {
-            return bad(format!(
-                "--random-move-count {}: at most {MAX_GAME_PLY}",
-                self.random_move_count
-            ));
-        }
-        if self.save_every == Some(0) {
-            return bad("--save-every 0: expected a positive record count".to_string());
-        }
-        if self.hash == 0 || self.hash > 65536 {
-            return bad(format!("--hash {}: expected 1..=65536 MiB", self.hash));
-        }
-        crate::format::Format::from_path(&self.output_file_name)
-            .map_err(|e| GenerateError::InvalidOption(e.to_string()))?;
-        let eval = match (&self.eval_file, self.use_nnue) {
-            (Some(_), Some(false)) => {
-                return bad("--eval-file with --use-nnue false: choose one".to_string())
-            }
-            (Some(file), _) => EvalChoice::File(file.clone()),
-            (None, Some(true)) => EvalChoice::Embedded,
-            (None, _) => EvalChoice::Classical,
-        };
-        let seconds = [
-            self.max_time_seconds,
-            self.max_time_minutes.map(|m| m.saturating_mul(60)),
-            self.max_time_hours.map(|h| h.saturating_mul(3600)),
-        ];
-        let max_time = seconds.into_iter().flatten().min().map(Duration::from_secs);
+        let (depth_min, depth_max) = self.depths(nodes.is_some())?;
+        self.check_plies()?;
         let seed = self
             .seed
             .as_deref()
-            .map_or(clock_seed, super::rng::parse_seed);
+            .map_or(clock_seed, crate::rng::parse_seed);
         Ok(GenConfig {
             threads: self.threads,
             output: self.output_path(seed),
-            output_mode: match (self.append, self.force) {
-                (true, _) => OutputMode::Append,
-                (_, true) => OutputMode::Replace,
-                _ => OutputMode::New,
-            },
+            output_mode: OutputCheck::mode_from_flags(self.force, self.append),
             count: self.loop_count,
             depth_min,
             depth_max,
@@ -328,10 +261,7 @@ impl GenerateArgs {
             random_move_like_apery: self.random_move_like_apery,
             random_multi_pv: self.random_multi_pv,
             random_multi_pv_diff: self.random_multi_pv_diff,
-            random_multi_pv_depth: self
-                .random_multi_pv_depth
-                .unwrap_or(depth_max)
-                .clamp(1, DEPTH_MAX),
+            random_multi_pv_depth: self.random_multi_pv_depth.unwrap_or(depth_max),
             random_multi_pv_nodes: self.random_multi_pv_nodes.or(nodes).filter(|&n| n > 0),
             save_every: self.save_every,
             keep_draws: self.keep_draws,
@@ -341,21 +271,71 @@ impl GenerateArgs {
             seed,
             hash_mb: self.hash,
             use_eval_hash: self.use_eval_hash,
-            eval,
-            max_time,
+            eval: self.eval_choice()?,
+            max_time: self.max_time(),
             dedup_mib: self.dedup_mib,
             shard: self.shard.unwrap_or_default(),
             quiet: self.quiet,
         })
     }
 
+    /// The search depth window: `--depth` (default 3, or unlimited with
+    /// `--nodes`) up to `--depth2` (default: `--depth`).
+    fn depths(&self, has_nodes: bool) -> Result<(u32, u32), Error> {
+        let default = if has_nodes { DEPTH_MAX } else { DEPTH_DEFAULT };
+        let depth = self.depth.unwrap_or(default);
+        let depth2 = self.depth2.unwrap_or(depth);
+        if depth2 < depth {
+            return Err(Error::DepthOrder { depth, depth2 });
+        }
+        Ok((depth, depth2))
+    }
+
+    /// The ply windows of writing and of random moves are not empty.
+    fn check_plies(&self) -> Result<(), Error> {
+        if self.write_minply > self.write_maxply {
+            return Err(Error::WritePlyOrder {
+                min: self.write_minply,
+                max: self.write_maxply,
+            });
+        }
+        match self.random_move_minply {
+            0 => Err(Error::RandomPlyZero),
+            min if min > 0 && min as u32 > self.random_move_maxply => Err(Error::RandomPlyOrder {
+                min,
+                max: self.random_move_maxply,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The evaluation of `--eval-file` and `--use-nnue`.
+    fn eval_choice(&self) -> Result<EvalChoice, Error> {
+        Ok(match (&self.eval_file, self.use_nnue) {
+            (Some(_), Some(false)) => return Err(Error::EvalFileWithoutNnue),
+            (Some(file), _) => EvalChoice::File(file.clone()),
+            (None, Some(true)) => EvalChoice::Embedded,
+            (None, _) => EvalChoice::Classical,
+        })
+    }
+
+    /// The shortest of `--max-time-seconds`, `-minutes` and `-hours`.
+    fn max_time(&self) -> Option<Duration> {
+        let seconds = [
+            self.max_time_seconds,
+            self.max_time_minutes.map(|m| m.saturating_mul(60)),
+            self.max_time_hours.map(|h| h.saturating_mul(3600)),
+        ];
+        seconds.into_iter().flatten().min().map(Duration::from_secs)
+    }
+
     /// The output name, with the random suffix of `--random-file-name`.
     fn output_path(&self, seed: u64) -> PathBuf {
         if !self.random_file_name {
-            return self.output_file_name.clone();
+            return self.output.clone();
         }
-        let mut rng = super::rng::GenRng::new(super::rng::mix(seed ^ 0x5EED_F11E));
-        let path = &self.output_file_name;
+        let mut rng = GenRng::new(mix(seed ^ FILE_NAME_SALT));
+        let path = &self.output;
         let stem = path
             .file_stem()
             .map_or_else(String::new, |s| s.to_string_lossy().into_owned());

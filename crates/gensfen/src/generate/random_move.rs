@@ -5,7 +5,7 @@ use nnue_engine::search::{Limits, SearchContext, SearchControl, Searcher};
 use shakmaty::{Chess, Move, Position, Role};
 
 use super::options::GenConfig;
-use super::rng::GenRng;
+use crate::rng::GenRng;
 
 /// Which plies of one game are played randomly.
 pub struct RandomPlan {

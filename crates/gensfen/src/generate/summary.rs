@@ -53,10 +53,10 @@ impl fmt::Display for Summary {
         let pct = |n: u64| 100.0 * n as f64 / self.games.max(1) as f64;
         writeln!(
             f,
-            "{} positions in {:.1} s ({:.0} positions/s) -> {}{}",
+            "{} positions in {:.1} s ({} positions/s) -> {}{}",
             self.positions,
             secs,
-            self.positions as f64 / secs,
+            crate::progress::per_second(self.positions, self.elapsed),
             self.output.display(),
             if self.interrupted {
                 " (stopped early)"
@@ -83,5 +83,26 @@ impl fmt::Display for Summary {
             .collect();
         writeln!(f, "game ends: {}", ends.join(", "))?;
         write!(f, "seed: {}", self.seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_line_gives_a_whole_rate_and_says_when_stopped_early() {
+        let summary = Summary {
+            output: PathBuf::from("x.bin"),
+            positions: 1000,
+            elapsed: Duration::from_secs(3),
+            interrupted: true,
+            ..Summary::default()
+        };
+        let text = summary.to_string();
+        assert_eq!(
+            text.lines().next(),
+            Some("1000 positions in 3.0 s (333 positions/s) -> x.bin (stopped early)")
+        );
     }
 }

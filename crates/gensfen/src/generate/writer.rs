@@ -5,19 +5,18 @@
 use std::path::{Path, PathBuf};
 
 use nnue_core::data::TrainingDataWriter;
+use nnue_core::output::{OutputCheck, OutputMode};
 use nnue_core::packed::PackedSfenValue;
 
-use crate::format::Format;
-use crate::generate::error::GenerateError;
-use crate::generate::options::OutputMode;
+use crate::error::Error;
 
 /// A destination for finished records. Implementations write whole records only
 /// and make everything durable in [`RecordSink::finish`].
-pub trait RecordSink: Send {
+pub(crate) trait RecordSink: Send {
     /// Writes `records` (one game's, or part of one at the end of a run).
-    fn write_batch(&mut self, records: &[PackedSfenValue]) -> Result<(), GenerateError>;
+    fn write_batch(&mut self, records: &[PackedSfenValue]) -> Result<(), Error>;
     /// Flushes everything to disk.
-    fn finish(self: Box<Self>) -> Result<(), GenerateError>;
+    fn finish(self: Box<Self>) -> Result<(), Error>;
 }
 
 /// Any training-data file through the core's writer (`.bin`, `.binpack` or
@@ -26,46 +25,45 @@ pub trait RecordSink: Send {
 struct DataSink(TrainingDataWriter);
 
 impl RecordSink for DataSink {
-    fn write_batch(&mut self, records: &[PackedSfenValue]) -> Result<(), GenerateError> {
+    fn write_batch(&mut self, records: &[PackedSfenValue]) -> Result<(), Error> {
         Ok(self.0.write_all(records)?)
     }
 
-    fn finish(self: Box<Self>) -> Result<(), GenerateError> {
+    fn finish(self: Box<Self>) -> Result<(), Error> {
         self.0.finish()?;
         Ok(())
     }
 }
 
-/// Checks that `path` may be written under `mode` without touching it: an
-/// existing file needs `--append` or `--force`.
-pub fn check_output(path: &Path, mode: OutputMode) -> Result<(), GenerateError> {
-    if mode == OutputMode::New && path.exists() {
-        return Err(GenerateError::OutputExists(path.to_path_buf()));
-    }
-    Format::from_path(path).map_err(|e| GenerateError::InvalidOption(e.to_string()))?;
-    Ok(())
-}
-
 /// Most `--save-every` parts checked up front (a run this long checks the later
 /// parts when it opens them).
-const PARTS_CHECKED: u64 = 100_000;
+const PARTS_CHECKED: u64 = 10_000;
 
-/// [`check_output`] for every part a `--save-every every` run of `count` records
-/// will write.
-pub fn check_parts(
+/// The output rule for every file a run writes, before any game is played:
+/// `base` alone, or with `--save-every every` each part a run of `count`
+/// records will write (the first [`PARTS_CHECKED`]).
+pub(crate) fn check_outputs(
+    check: &OutputCheck,
     base: &Path,
-    mode: OutputMode,
-    every: u64,
+    save_every: Option<u64>,
     count: u64,
-) -> Result<(), GenerateError> {
-    let parts = count.div_ceil(every).min(PARTS_CHECKED);
-    (0..parts).try_for_each(|k| check_output(&part_path(base, k), mode))
+) -> Result<(), Error> {
+    let checked = match save_every {
+        // Part names differ by construction, so each is checked on its own
+        // (check_all would compare every pair).
+        Some(every) => (0..count.div_ceil(every).min(PARTS_CHECKED))
+            .try_for_each(|k| check.check(&part_path(base, k))),
+        None => check.check(base),
+    };
+    checked.map_err(Error::appendable)
 }
 
-/// Opens the sink for `path` (format by extension) under `mode`.
-pub fn open_sink(path: &Path, mode: OutputMode) -> Result<Box<dyn RecordSink>, GenerateError> {
-    // check_output also refuses an unknown extension as an option error.
-    check_output(path, mode)?;
+/// Opens the sink for `path` (format by extension) under `mode`; the caller
+/// has checked it under the output rule. Generated data goes straight to its
+/// file (as Stockfish's generator writes it), not through a temporary one: a
+/// run of days that is killed keeps the whole games it wrote, and
+/// `--append` does not copy a large file first.
+pub(crate) fn open_sink(path: &Path, mode: OutputMode) -> Result<Box<dyn RecordSink>, Error> {
     // Appending checks that an existing file ends on a whole record or chunk.
     let writer = match mode {
         OutputMode::Append => TrainingDataWriter::append(path)?,
@@ -75,8 +73,9 @@ pub fn open_sink(path: &Path, mode: OutputMode) -> Result<Box<dyn RecordSink>, G
 }
 
 /// `--save-every N`: `<stem>_0.<ext>`, `<stem>_1.<ext>`, ... of N records each.
-pub struct RotatingSink {
+pub(crate) struct RotatingSink {
     base: PathBuf,
+    check: OutputCheck,
     mode: OutputMode,
     every: u64,
     part: u64,
@@ -86,10 +85,18 @@ pub struct RotatingSink {
 
 impl RotatingSink {
     /// Opens part 0 (so that an unwritable destination fails at once).
-    pub fn open(base: &Path, mode: OutputMode, every: u64) -> Result<RotatingSink, GenerateError> {
+    /// `check` is the run's output rule, applied again to each part opened
+    /// (parts beyond [`PARTS_CHECKED`] were not checked up front).
+    pub(crate) fn open(
+        base: &Path,
+        check: OutputCheck,
+        mode: OutputMode,
+        every: u64,
+    ) -> Result<RotatingSink, Error> {
         let current = open_sink(&part_path(base, 0), mode)?;
         Ok(RotatingSink {
             base: base.to_path_buf(),
+            check,
             mode,
             every,
             part: 0,
@@ -111,7 +118,7 @@ pub fn part_path(base: &Path, k: u64) -> PathBuf {
 }
 
 impl RecordSink for RotatingSink {
-    fn write_batch(&mut self, mut records: &[PackedSfenValue]) -> Result<(), GenerateError> {
+    fn write_batch(&mut self, mut records: &[PackedSfenValue]) -> Result<(), Error> {
         while !records.is_empty() {
             if self.in_part == self.every {
                 if let Some(done) = self.current.take() {
@@ -119,7 +126,9 @@ impl RecordSink for RotatingSink {
                 }
                 self.part += 1;
                 self.in_part = 0;
-                self.current = Some(open_sink(&part_path(&self.base, self.part), self.mode)?);
+                let path = part_path(&self.base, self.part);
+                self.check.check(&path).map_err(Error::appendable)?;
+                self.current = Some(open_sink(&path, self.mode)?);
             }
             let room = (self.every - self.in_part).min(records.len() as u64) as usize;
             let sink = self.current.as_mut().expect("a part is open");
@@ -130,7 +139,7 @@ impl RecordSink for RotatingSink {
         Ok(())
     }
 
-    fn finish(mut self: Box<Self>) -> Result<(), GenerateError> {
+    fn finish(mut self: Box<Self>) -> Result<(), Error> {
         match self.current.take() {
             Some(sink) => sink.finish(),
             None => Ok(()),

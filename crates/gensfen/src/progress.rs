@@ -1,6 +1,8 @@
-//! Progress while generating: an indicatif bar (positions, positions/s, games, ETA)
-//! on a terminal; on a pipe or log file (Slurm, nohup) a line every
-//! [`LOG_EVERY`] instead, like Stockfish's "N sfens, X sfens/second" reports.
+//! Progress of a long job (`generate`, `rescore`): an indicatif bar (positions,
+//! positions/s, games, ETA) on a terminal; on a pipe or log file (Slurm, nohup)
+//! a line every [`LOG_EVERY`] instead, like Stockfish's "N sfens, X
+//! sfens/second" reports. Rates are whole positions a second everywhere
+//! ([`per_second`]): a fraction of a position is noise, not information.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -11,6 +13,16 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 const LOG_EVERY: Duration = Duration::from_secs(30);
 const TEMPLATE: &str =
     "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} positions {rate} ETA {eta} {msg}";
+
+/// `count` items over `elapsed`, rounded to a whole number a second (0 for
+/// no time at all).
+pub fn per_second(count: u64, elapsed: Duration) -> u64 {
+    let secs = elapsed.as_secs_f64();
+    if secs <= 0.0 {
+        return 0;
+    }
+    (count as f64 / secs).round() as u64
+}
 
 /// The run's progress display.
 pub enum Progress {
@@ -38,7 +50,7 @@ impl Progress {
             .with_key(
                 "rate",
                 |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.0}/s", state.per_sec());
+                    let _ = write!(w, "{}/s", state.per_sec().max(0.0).round() as u64);
                 },
             )
             .progress_chars("=> ");
@@ -69,12 +81,12 @@ impl Progress {
             Progress::Log { start, last } => {
                 if last.elapsed() >= LOG_EVERY {
                     *last = Instant::now();
-                    let secs = start.elapsed().as_secs_f64();
+                    let elapsed = start.elapsed();
                     let games = games.map_or(String::new(), |g| format!(", {g} games"));
                     eprintln!(
-                        "{positions} positions{games}, {:.0} positions/s, {:.0} s",
-                        positions as f64 / secs.max(1e-9),
-                        secs
+                        "{positions} positions{games}, {} positions/s, {} s",
+                        per_second(positions, elapsed),
+                        elapsed.as_secs()
                     );
                 }
             }
@@ -86,5 +98,18 @@ impl Progress {
         if let Progress::Bar(bar) = self {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_are_whole_positions_a_second() {
+        assert_eq!(per_second(1000, Duration::from_secs(3)), 333);
+        assert_eq!(per_second(2000, Duration::from_secs(3)), 667);
+        assert_eq!(per_second(7, Duration::from_millis(500)), 14);
+        assert_eq!(per_second(5, Duration::ZERO), 0);
     }
 }
