@@ -60,11 +60,17 @@ impl Program {
 /// information" hint (the caller adds its own).
 pub fn usage_line(error: &clap::Error) -> String {
     let text = error.render().to_string();
-    let parts: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more"))
-        .collect();
+    let mut parts: Vec<&str> = Vec::new();
+    let mut in_usage = false;
+    for line in text.lines() {
+        // The usage block runs from its "Usage:" line through the indented
+        // alternatives below it, up to the next blank line.
+        in_usage = line.starts_with("Usage:") || (in_usage && !line.trim().is_empty());
+        let line = line.trim();
+        if !in_usage && !line.is_empty() && !line.starts_with("For more") {
+            parts.push(line);
+        }
+    }
     let line = parts.join(" ");
     line.strip_prefix("error: ").unwrap_or(&line).to_owned()
 }
@@ -92,6 +98,24 @@ mod tests {
         assert!(line.contains("--depth"), "{line}");
         assert!(line.contains("1..=100"), "{line}");
         assert!(!line.starts_with("error:"), "{line}");
+    }
+
+    #[test]
+    fn a_usage_block_of_several_lines_is_left_out() {
+        let mut command = Command::new("prog")
+            .subcommand_negates_reqs(true)
+            .arg(Arg::new("input").required(true))
+            .subcommand(Command::new("sub"));
+        let usage = command.render_usage().to_string();
+        assert!(usage.lines().count() > 1, "{usage}");
+        let error = command
+            .try_get_matches_from_mut(["prog", "--bogus"])
+            .unwrap_err();
+        let line = usage_line(&error);
+        assert_eq!(
+            line,
+            "unexpected argument '--bogus' found tip: to pass '--bogus' as a value, use '-- --bogus'"
+        );
     }
 
     #[test]
