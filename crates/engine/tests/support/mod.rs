@@ -106,7 +106,5 @@ impl Drop for Engine {
     }
 }
 
-#[path = "../../../core/tests/support/test_data.rs"]
-mod test_data;
 #[allow(unused_imports)]
-pub use test_data::test_data_text;
+pub use nnue_test_support::test_data_text;
