@@ -1,13 +1,13 @@
 //! What the tests of several crates share: where the reference vectors of
-//! `tests/data/` are ([`test_data`]), six worked `PackedSfenValue` records
+//! `tests/data/` are ([`test_data()`]), six worked `PackedSfenValue` records
 //! ([`WORKED`]) and a temporary directory removed when dropped ([`TempDir`]).
 //!
 //! A development dependency only (`publish = false`): one copy serves the
 //! tests of `nnue-core`, `nnue-engine` and `nnue-gensfen`.
 
-pub mod temp_dir;
-pub mod test_data;
-pub mod worked_records;
+mod temp_dir;
+mod test_data;
+mod worked_records;
 
 pub use temp_dir::TempDir;
 pub use test_data::{test_data, test_data_bytes, test_data_text};

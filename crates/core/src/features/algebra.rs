@@ -27,6 +27,7 @@ pub struct Sum {
 }
 
 impl Sum {
+    /// The parts side by side, in this order (the order fixes the offsets).
     pub fn new(parts: Vec<Box<dyn FeatureBlock>>) -> Sum {
         Sum { parts }
     }
@@ -99,6 +100,7 @@ pub struct Product {
 }
 
 impl Product {
+    /// `left * right`: `left`'s features choose the row, `right`'s the column.
     pub fn new(left: Box<dyn FeatureBlock>, right: Box<dyn FeatureBlock>) -> Product {
         Product { left, right }
     }
@@ -197,6 +199,7 @@ pub struct Named {
 }
 
 impl Named {
+    /// `inner` under the name `name`.
     pub fn new(name: &'static str, inner: Box<dyn FeatureBlock>) -> Named {
         Named { name, inner }
     }

@@ -12,8 +12,11 @@ use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
 /// was removed (captured piece, promoted pawn).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct DirtyPiece {
+    /// The piece, with its colour.
     pub piece: Piece,
+    /// Where it stood before the move; `None` if it appeared.
     pub from: Option<Square>,
+    /// Where it stands after the move; `None` if it disappeared.
     pub to: Option<Square>,
 }
 
