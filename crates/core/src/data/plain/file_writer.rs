@@ -22,6 +22,8 @@ pub struct PlainFileWriter {
 }
 
 impl PlainFileWriter {
+    /// Writes to `file` (created, appended to, or an atomic temporary: the
+    /// caller opened it), named `path` in errors.
     pub(crate) fn new(file: File, path: &Path) -> PlainFileWriter {
         PlainFileWriter {
             writer: PlainWriter::new(BufWriter::with_capacity(PLAIN_BUFFER_BYTES, file)),
@@ -30,6 +32,8 @@ impl PlainFileWriter {
         }
     }
 
+    /// Prints one record; one that does not decode is an error naming its
+    /// index in this output.
     pub(crate) fn write(&mut self, value: &PackedSfenValue) -> Result<(), DataError> {
         // Text can show any structurally sound record, MOVE_NONE included.
         let policy = RecordPolicy {
@@ -47,6 +51,8 @@ impl PlainFileWriter {
         Ok(())
     }
 
+    /// Flushes and syncs the file, so the records are on disk when it
+    /// returns; gives the number of records written.
     pub(crate) fn finish(self) -> Result<u64, DataError> {
         let io = |e| DataError::io(&self.path, e);
         let mut out = self.writer.into_inner();
