@@ -56,14 +56,9 @@ fn time(n: usize, mut round: impl FnMut() -> i64) -> f64 {
     best
 }
 
-fn bench(name: &str, net: Arc<Network>, games: &[(Chess, Vec<Move>)]) {
-    // NNUE_BENCH_NET=All (or HalfKP) restricts the run to one net, for profiling.
-    if let Ok(only) = std::env::var("NNUE_BENCH_NET") {
-        if !name.starts_with(&only) {
-            return;
-        }
-    }
-    let positions: Vec<Chess> = games
+/// Every position of `games`, after each move.
+fn positions_of(games: &[(Chess, Vec<Move>)]) -> Vec<Chess> {
+    games
         .iter()
         .flat_map(|(root, moves)| {
             let mut pos = root.clone();
@@ -75,109 +70,149 @@ fn bench(name: &str, net: Arc<Network>, games: &[(Chess, Vec<Move>)]) {
                 })
                 .collect::<Vec<_>>()
         })
-        .collect();
-    let n = positions.len();
-    // `cargo bench -p nnue-core --bench nnue -- avx2` runs only the matching kernels.
+        .collect()
+}
+
+/// A position and each legal move from it with the position it leads to.
+type Family = (Chess, Vec<(Move, Chess)>);
+
+/// Every tenth position with its children, for the search-like timings.
+fn families(positions: &[Chess]) -> Vec<Family> {
+    positions
+        .iter()
+        .step_by(10)
+        .map(|pos| {
+            let kids = pos
+                .legal_moves()
+                .into_iter()
+                .map(|mv| {
+                    let mut child = pos.clone();
+                    child.play_unchecked(mv);
+                    (mv, child)
+                })
+                .collect();
+            (pos.clone(), kids)
+        })
+        .collect()
+}
+
+/// The kernels named on the command line (`cargo bench -p nnue-core --bench nnue
+/// -- avx2` runs only the matching kernels), or all of them.
+fn selected_kernels() -> Vec<Kernel> {
     let filter: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
+        .map(|a| a.to_lowercase())
         .collect();
-    for kernel in Kernel::available() {
-        let label = format!("{kernel:?}").to_lowercase();
-        if !filter.is_empty() && !filter.iter().any(|f| label.contains(&f.to_lowercase())) {
-            continue;
+    Kernel::available()
+        .into_iter()
+        .filter(|kernel| {
+            let label = format!("{kernel:?}").to_lowercase();
+            filter.is_empty() || filter.iter().any(|f| label.contains(f))
+        })
+        .collect()
+}
+
+/// Refresh and forward pass per position.
+fn time_refresh(stack: &mut AccumulatorStack, positions: &[Chess]) -> f64 {
+    time(positions.len(), || {
+        let mut sum = 0i64;
+        for pos in positions {
+            stack.reset(pos);
+            sum += i64::from(stack.evaluate(pos));
         }
-        let mut stack = AccumulatorStack::with_kernel(Arc::clone(&net), kernel);
-        let refresh = time(n, || {
-            let mut sum = 0i64;
-            for pos in &positions {
-                stack.reset(pos);
+        sum
+    })
+}
+
+/// Walks each game: every evaluation follows one push, like a search that
+/// evaluates each node once (king moves refresh their own perspective). The
+/// cost of playing the moves on the board, which an engine pays anyway, is
+/// taken off.
+fn time_update(stack: &mut AccumulatorStack, games: &[(Chess, Vec<Move>)], n: usize) -> f64 {
+    let incremental = time(n, || {
+        let mut sum = 0i64;
+        for (root, moves) in games {
+            let mut pos = root.clone();
+            stack.reset(&pos);
+            sum += i64::from(stack.evaluate(&pos));
+            for &mv in moves {
+                stack.push(&pos, &mv);
+                pos.play_unchecked(mv);
+                sum += i64::from(stack.evaluate(&pos));
+            }
+        }
+        sum
+    });
+    let board_only = time(n, || {
+        let mut sum = 0i64;
+        for (root, moves) in games {
+            let mut pos = root.clone();
+            for &mv in moves {
+                pos.play_unchecked(mv);
+                sum += i64::from(pos.halfmoves());
+            }
+        }
+        sum
+    });
+    incremental - board_only
+}
+
+/// Search-like: from each position, evaluate every child (push, evaluate, pop),
+/// the pattern of leaf and quiescence nodes; siblings share the parent, whose
+/// refresh (`refresh` ns) is taken off.
+fn time_children(stack: &mut AccumulatorStack, families: &[Family], refresh: f64) -> f64 {
+    let child_count: usize = families.iter().map(|(_, k)| k.len()).sum();
+    let parents = families.len() as f64 / child_count as f64;
+    time(child_count, || {
+        let mut sum = 0i64;
+        for (pos, kids) in families {
+            stack.reset(pos);
+            sum += i64::from(stack.evaluate(pos));
+            for (mv, child) in kids {
+                stack.push(pos, mv);
+                sum += i64::from(stack.evaluate(child));
+                stack.pop();
+            }
+        }
+        sum
+    }) - refresh * parents
+}
+
+/// The forward pass alone: accumulators already computed.
+fn time_forward(stack: &mut AccumulatorStack, positions: &[Chess]) -> f64 {
+    let n = positions.len();
+    time(n, || {
+        let mut sum = 0i64;
+        for pos in positions.iter().take(64) {
+            stack.reset(pos);
+            stack.evaluate(pos);
+            for _ in 0..n / 64 {
                 sum += i64::from(stack.evaluate(pos));
             }
-            sum
-        });
-        // Walk each game: every evaluation follows one push, like a search that
-        // evaluates each node once (king moves refresh their own perspective).
-        let incremental = time(n, || {
-            let mut sum = 0i64;
-            for (root, moves) in games {
-                let mut pos = root.clone();
-                stack.reset(&pos);
-                sum += i64::from(stack.evaluate(&pos));
-                for &mv in moves {
-                    stack.push(&pos, &mv);
-                    pos.play_unchecked(mv);
-                    sum += i64::from(stack.evaluate(&pos));
-                }
-            }
-            sum
-        });
-        // The cost of playing the moves on the board, which the walk above includes
-        // but an engine pays anyway.
-        let board_only = time(n, || {
-            let mut sum = 0i64;
-            for (root, moves) in games {
-                let mut pos = root.clone();
-                for &mv in moves {
-                    pos.play_unchecked(mv);
-                    sum += i64::from(pos.halfmoves());
-                }
-            }
-            sum
-        });
-        let update = incremental - board_only;
-        // Search-like: from each position, evaluate every child (push, evaluate,
-        // pop), the pattern of leaf and quiescence nodes; siblings share the parent.
-        let children: Vec<(Chess, Vec<(Move, Chess)>)> = positions
-            .iter()
-            .step_by(10)
-            .map(|pos| {
-                let kids = pos
-                    .legal_moves()
-                    .into_iter()
-                    .map(|mv| {
-                        let mut child = pos.clone();
-                        child.play_unchecked(mv);
-                        (mv, child)
-                    })
-                    .collect();
-                (pos.clone(), kids)
-            })
-            .collect();
-        let children_time = |stack: &mut AccumulatorStack,
-                             children: &[(Chess, Vec<(Move, Chess)>)]| {
-            let child_count: usize = children.iter().map(|(_, k)| k.len()).sum();
-            let parents = children.len() as f64 / child_count as f64;
-            time(child_count, || {
-                let mut sum = 0i64;
-                for (pos, kids) in children {
-                    stack.reset(pos);
-                    sum += i64::from(stack.evaluate(pos));
-                    for (mv, child) in kids {
-                        stack.push(pos, mv);
-                        sum += i64::from(stack.evaluate(child));
-                        stack.pop();
-                    }
-                }
-                sum
-            }) - refresh * parents
-        };
+        }
+        sum
+    })
+}
+
+fn bench(name: &str, net: Arc<Network>, games: &[(Chess, Vec<Move>)]) {
+    // NNUE_BENCH_NET=All (or HalfKP) restricts the run to one net, for profiling.
+    if let Ok(only) = std::env::var("NNUE_BENCH_NET") {
+        if !name.starts_with(&only) {
+            return;
+        }
+    }
+    let positions = positions_of(games);
+    let families = families(&positions);
+    for kernel in selected_kernels() {
+        let mut stack = AccumulatorStack::with_kernel(Arc::clone(&net), kernel);
+        let refresh = time_refresh(&mut stack, &positions);
+        let update = time_update(&mut stack, games, positions.len());
         // Cold: 2,000 different parents, so transformer rows mostly come from
         // memory. Warm: 20 parents whose rows stay in cache, as in a search tree.
-        let siblings = children_time(&mut stack, &children);
-        let warm = children_time(&mut stack, &children[..20]);
-        // The forward pass alone: accumulators already computed.
-        let forward = time(n, || {
-            let mut sum = 0i64;
-            for pos in positions.iter().take(64) {
-                stack.reset(pos);
-                stack.evaluate(pos);
-                for _ in 0..n / 64 {
-                    sum += i64::from(stack.evaluate(pos));
-                }
-            }
-            sum
-        });
+        let siblings = time_children(&mut stack, &families, refresh);
+        let warm = time_children(&mut stack, &families[..20], refresh);
+        let forward = time_forward(&mut stack, &positions);
         println!(
             "{name:<28} {kernel:<10?} refresh+forward {refresh:7.1} ns ({:>8.0}/s)  push+update+forward {update:6.1} ns ({:>8.0}/s)  children {siblings:6.1} ns  warm children {warm:6.1} ns ({:>8.0}/s)  forward {forward:6.1} ns",
             1e9 / refresh,

@@ -15,13 +15,8 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shakmaty::{Chess, Color, Position};
 
-#[path = "support/test_data.rs"]
-mod test_data;
-use test_data::test_data as data;
-
-#[path = "support/temp_dir.rs"]
-mod temp_dir;
-use temp_dir::TempDir;
+use nnue_test_support::test_data as data;
+use nnue_test_support::TempDir;
 
 fn decode_all(reader: &BinpackReader) -> Result<Vec<PackedSfenValue>, DataError> {
     reader

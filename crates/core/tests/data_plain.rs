@@ -260,13 +260,7 @@ proptest! {
     }
 }
 
-#[path = "support/test_data.rs"]
-mod test_data;
-use test_data::test_data_bytes;
-
-#[path = "support/worked_records.rs"]
-mod worked_records;
-use worked_records::WORKED;
+use nnue_test_support::{test_data_bytes, WORKED};
 
 #[test]
 fn worked_records_bin_to_plain_to_bin_byte_for_byte() {

@@ -6,9 +6,7 @@ use nnue_core::data::{BinReader, BinWriter, DataError, ReaderOptions, RecordErro
 use nnue_core::packed::{GameResult, MoveError, PackedSfenValue, SfenError, PADDING_BYTE};
 use shakmaty::{Chess, Position};
 
-#[path = "support/temp_dir.rs"]
-mod temp_dir;
-use temp_dir::TempDir;
+use nnue_test_support::TempDir;
 
 /// `n` records along one game from the start position (first legal move
 /// each time), plies 0..n.

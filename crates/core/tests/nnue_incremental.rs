@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use nnue_core::features::{BoardChange, FeatureSet};
+use nnue_core::features::{BoardChange, FeatureDelta, FeatureSet, MoveContext};
 use nnue_core::nnue::random::splitmix64_finalize;
 use nnue_core::nnue::{random_network, AccumulatorStack, Architecture, Kernel};
 use shakmaty::fen::Fen;
@@ -133,19 +133,14 @@ fn changes_turn_active_lists_into_each_other() {
             change.apply(&mut applied);
             assert_eq!(&applied, after.board(), "{spec}: BoardChange of {mv:?}");
             for perspective in [Color::White, Color::Black] {
-                if set.needs_refresh(pos.board(), after.board(), &change, perspective) {
+                let mv = MoveContext::new(pos.board(), after.board(), &change, perspective);
+                if set.needs_refresh(&mv) {
                     refreshes += 1;
                     continue;
                 }
-                let (mut removed, mut added) = (Vec::new(), Vec::new());
-                set.changed(
-                    pos.board(),
-                    after.board(),
-                    &change,
-                    perspective,
-                    &mut removed,
-                    &mut added,
-                );
+                let mut delta = FeatureDelta::default();
+                set.changed(&mv, &mut delta);
+                let FeatureDelta { removed, added } = delta;
                 let mut list = set.active_sorted(pos.board(), perspective);
                 for r in &removed {
                     let at = list

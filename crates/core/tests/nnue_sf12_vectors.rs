@@ -9,9 +9,7 @@ use nnue_core::nnue::{evaluate, random_network, AccumulatorStack, Architecture, 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-#[path = "support/test_data.rs"]
-mod test_data;
-use test_data::test_data_text;
+use nnue_test_support::test_data_text;
 
 /// `(fen, white view, side-to-move view)` rows and the net's sha256 from the header.
 fn vectors() -> (Vec<(String, i32, i32)>, String) {

@@ -4,9 +4,7 @@
 use nnue_core::packed::{GameResult, MoveKind, PackedSfen, PackedSfenValue, SfMove};
 use shakmaty::{fen::Fen, CastlingMode, Chess, Move, Position, Role, Square};
 
-#[path = "support/test_data.rs"]
-mod test_data;
-use test_data::test_data_text;
+use nnue_test_support::test_data_text;
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -63,9 +61,7 @@ fn every_vector_decodes_to_its_fen() {
     }
 }
 
-#[path = "support/worked_records.rs"]
-mod worked_records;
-use worked_records::WORKED;
+use nnue_test_support::WORKED;
 
 #[test]
 fn worked_records_match_byte_for_byte() {

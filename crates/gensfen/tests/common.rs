@@ -7,10 +7,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use nnue_core::packed::{GameResult, PackedSfen, PackedSfenValue, SfMove};
 use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
 
-#[path = "../../core/tests/support/test_data.rs"]
-mod test_data;
 #[allow(unused_imports)]
-pub use test_data::{test_data, test_data_bytes, test_data_text};
+pub use nnue_test_support::{test_data, test_data_bytes, test_data_text};
 
 pub fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
@@ -20,9 +18,7 @@ pub fn unhex(s: &str) -> Vec<u8> {
 }
 
 /// formats.md 1.6 worked records: (fen, move, score, ply, result, hex).
-#[path = "../../core/tests/support/worked_records.rs"]
-mod worked_records;
-pub use worked_records::WORKED;
+pub use nnue_test_support::WORKED;
 
 /// The 100 (fen, packed bytes) rows of tests/data/packed_sfen.tsv.
 pub fn vectors() -> Vec<(String, [u8; 32])> {

@@ -58,7 +58,7 @@ impl Program {
 
 /// clap's message on one line, without its usage block and its "For more
 /// information" hint (the caller adds its own).
-pub fn usage_line(error: &clap::Error) -> String {
+pub(crate) fn usage_line(error: &clap::Error) -> String {
     let text = error.render().to_string();
     let mut parts: Vec<&str> = Vec::new();
     let mut in_usage = false;

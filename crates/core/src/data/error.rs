@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use super::plain::PlainKey;
-use crate::packed::{MoveError, SfenError};
+use crate::packed::{MoveError, SfenError, PACKED_SFEN_VALUE_SIZE};
 
 /// What is wrong with one 40-byte record.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -123,8 +123,12 @@ pub enum DataError {
     /// A directory where a data file was expected.
     #[error("{file}: is a directory, not a data file")]
     IsDirectory { file: PathBuf },
-    /// The file size is not a multiple of 40: the last record is cut off.
-    #[error("{file}: record {index}: truncated file ({trailing} trailing bytes; size {size} is not a multiple of 40)")]
+    /// The file size is not a multiple of the record size (40): the last
+    /// record is cut off.
+    #[error(
+        "{file}: record {index}: truncated file ({trailing} trailing bytes; size {size} is not a multiple of {record})",
+        record = PACKED_SFEN_VALUE_SIZE
+    )]
     Truncated {
         file: PathBuf,
         index: u64,

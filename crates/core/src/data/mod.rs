@@ -10,6 +10,7 @@
 //! Every reader validates and reports errors that name the file and the
 //! record index, chunk and entry, or line, and no reader panics on any input.
 
+mod bin;
 pub mod binpack;
 mod error;
 mod format;
@@ -17,19 +18,16 @@ mod open;
 mod plain;
 mod reader;
 mod record;
-mod training_reader;
-mod training_writer;
 mod writer;
 
+pub use bin::{BinReader, BinWriter, ReaderOptions, RecordLocation, Records};
 pub use binpack::{BinpackReader, BinpackWriter};
 pub use error::{ChunkError, DataError, PlainError, RecordError, StoreError};
 pub use format::DataFormat;
 pub use open::open_data_file;
-pub use plain::{PlainEntry, PlainKey, PlainReader, PlainWriter};
-pub use reader::{BinReader, ReaderOptions, RecordLocation, Records};
+pub use plain::{PlainEntry, PlainFileWriter, PlainKey, PlainReader, PlainWriter};
+pub use reader::{DataLocation, DataRecord, DataRecords, TrainingDataReader};
 pub use record::{
     decode_fast, decode_full, RecordPolicy, TrainingRecord, ValidatedRecord, Validation,
 };
-pub use training_reader::{DataLocation, DataRecord, DataRecords, TrainingDataReader};
-pub use training_writer::{PlainFileWriter, TrainingDataWriter};
-pub use writer::BinWriter;
+pub use writer::TrainingDataWriter;

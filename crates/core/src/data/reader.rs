@@ -1,299 +1,288 @@
-//! `.bin` reader over one or many files: memory-mapped, sequential or random
-//! access by global record index.
+//! One reader for `.bin`, `.binpack` and `.plain`, chosen by extension:
+//! every program sees the same validated records with the same kind of
+//! error locations whatever the file format.
 
+use std::fmt;
+use std::fs::File;
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
-
-use super::error::{DataError, RecordError};
+use super::bin::{BinReader, ReaderOptions};
+use super::binpack::{BinpackLocation, BinpackReader, Entries};
+use super::error::{DataError, PlainError};
+use super::format::DataFormat;
 use super::open::open_data_file;
-use super::record::{decode_fast, decode_full, RecordPolicy, TrainingRecord, ValidatedRecord};
-use crate::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
+use super::plain::{PlainEntry, PlainKey, PlainReader};
+use super::record::{decode_fast, decode_full, RecordPolicy, TrainingRecord, Validation};
+use crate::packed::PackedSfenValue;
 
-const RECORD: u64 = PACKED_SFEN_VALUE_SIZE as u64;
-
-/// Reader behaviour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ReaderOptions {
-    /// Skip (and count) invalid records instead of stopping at the first
-    /// one; a truncated tail is then ignored and counted too.
-    pub skip_invalid: bool,
-    /// Per-record rules (e.g. whether `MOVE_NONE` is accepted).
-    pub policy: RecordPolicy,
-}
-
-/// Where a record lives.
+/// Where a record sits in its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RecordLocation {
-    /// Index of the file in the order given to [`BinReader::open`].
-    pub file: usize,
-    /// Record index inside that file, from 0.
-    pub index: u64,
+pub enum DataLocation {
+    /// `.bin`: record index from 0.
+    Record(u64),
+    /// `.binpack`: chunk and entry within it.
+    Entry(BinpackLocation),
+    /// `.plain`: line number (from 1) of the record's `e` line.
+    Line(u64),
 }
 
-struct BinFile {
-    path: PathBuf,
-    /// `None` for an empty file (zero-length maps are not portable).
-    map: Option<Mmap>,
-    /// Whole records in the file.
-    records: u64,
-    /// Global index of the file's first record.
-    first: u64,
-}
-
-impl BinFile {
-    fn bytes(&self) -> &[u8] {
-        let len = (self.records * RECORD) as usize;
-        self.map.as_deref().map_or(&[][..], |m| &m[..len])
-    }
-}
-
-/// Training data spread over any number of `.bin` files, seen as one
-/// sequence of records.
-pub struct BinReader {
-    files: Vec<BinFile>,
-    total: u64,
-    options: ReaderOptions,
-    truncated_tails: u64,
-}
-
-impl BinReader {
-    /// Maps every file. A file whose size is not a multiple of 40 is an
-    /// error naming the file and the index of the cut-off record, unless
-    /// `skip_invalid` is set (then its whole records are used and the tail
-    /// is counted in [`Self::truncated_tails`]).
-    ///
-    /// The files must not be modified while the reader exists (memory map).
-    pub fn open<P: AsRef<Path>>(
-        paths: &[P],
-        options: ReaderOptions,
-    ) -> Result<BinReader, DataError> {
-        let mut files = Vec::with_capacity(paths.len());
-        let mut total = 0u64;
-        let mut truncated_tails = 0u64;
-        for path in paths {
-            let path = path.as_ref();
-            let file = open_data_file(path)?;
-            let size = file.metadata().map_err(|e| DataError::io(path, e))?.len();
-            let records = size / RECORD;
-            let trailing = size % RECORD;
-            if trailing != 0 {
-                if !options.skip_invalid {
-                    return Err(DataError::Truncated {
-                        file: path.to_path_buf(),
-                        index: records,
-                        trailing,
-                        size,
-                    });
-                }
-                truncated_tails += 1;
-            }
-            let map = if size == 0 {
-                None
-            } else {
-                // SAFETY: the map is read-only and lives as long as the
-                // reader; callers are told not to modify the files meanwhile,
-                // the usual contract of memory-mapped readers.
-                Some(unsafe { Mmap::map(&file) }.map_err(|e| DataError::io(path, e))?)
-            };
-            files.push(BinFile {
-                path: path.to_path_buf(),
-                map,
-                records,
-                first: total,
-            });
-            total += records;
-        }
-        Ok(BinReader {
-            files,
-            total,
-            options,
-            truncated_tails,
-        })
-    }
-
-    /// Total number of whole records.
-    pub fn len(&self) -> u64 {
-        self.total
-    }
-
-    /// Whether there are no records at all.
-    pub fn is_empty(&self) -> bool {
-        self.total == 0
-    }
-
-    /// The options the reader was opened with.
-    pub fn options(&self) -> ReaderOptions {
-        self.options
-    }
-
-    /// Files whose cut-off last record was ignored (only with `skip_invalid`).
-    pub fn truncated_tails(&self) -> u64 {
-        self.truncated_tails
-    }
-
-    /// Number of files.
-    pub fn file_count(&self) -> usize {
-        self.files.len()
-    }
-
-    /// Path of file `file`.
-    pub fn path(&self, file: usize) -> Option<&Path> {
-        self.files.get(file).map(|f| f.path.as_path())
-    }
-
-    /// The whole records of file `file` as raw bytes (a multiple of 40), for
-    /// callers that split work themselves (e.g. one rayon task per chunk).
-    pub fn file_bytes(&self, file: usize) -> &[u8] {
-        self.files.get(file).map_or(&[][..], BinFile::bytes)
-    }
-
-    /// Finds the file and local index of global record `index`.
-    pub fn locate(&self, index: u64) -> Result<RecordLocation, DataError> {
-        if index >= self.total {
-            return Err(DataError::OutOfRange {
-                index,
-                len: self.total,
-            });
-        }
-        let file = self.files.partition_point(|f| f.first + f.records <= index);
-        let f = &self.files[file];
-        Ok(RecordLocation {
-            file,
-            index: index - f.first,
-        })
-    }
-
-    fn raw_at(&self, loc: RecordLocation) -> PackedSfenValue {
-        let start = (loc.index * RECORD) as usize;
-        let bytes = &self.files[loc.file].bytes()[start..start + PACKED_SFEN_VALUE_SIZE];
-        let mut arr = [0u8; PACKED_SFEN_VALUE_SIZE];
-        arr.copy_from_slice(bytes);
-        PackedSfenValue::from_bytes(&arr)
-    }
-
-    fn bad(&self, loc: RecordLocation, reason: RecordError) -> DataError {
-        DataError::BadRecord {
-            file: self.files[loc.file].path.clone(),
-            index: loc.index,
-            reason,
+impl fmt::Display for DataLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DataLocation::Record(i) => write!(f, "record {i}"),
+            DataLocation::Entry(l) => write!(
+                f,
+                "chunk {} at byte {}, entry {}",
+                l.chunk, l.offset, l.entry
+            ),
+            DataLocation::Line(l) => write!(f, "line {l}"),
         }
     }
-
-    /// The undecoded record at global `index`.
-    pub fn raw(&self, index: u64) -> Result<PackedSfenValue, DataError> {
-        Ok(self.raw_at(self.locate(index)?))
-    }
-
-    /// Record `index`, decoded on the fast path (no move generation).
-    pub fn get(&self, index: u64) -> Result<TrainingRecord, DataError> {
-        let loc = self.locate(index)?;
-        decode_fast(&self.raw_at(loc), self.options.policy).map_err(|e| self.bad(loc, e))
-    }
-
-    /// Record `index`, fully validated (legal position and move).
-    pub fn get_validated(&self, index: u64) -> Result<ValidatedRecord, DataError> {
-        let loc = self.locate(index)?;
-        decode_full(&self.raw_at(loc), self.options.policy).map_err(|e| self.bad(loc, e))
-    }
-
-    /// All records in order, fast path.
-    pub fn iter(&self) -> Records<'_, TrainingRecord> {
-        Records::new(self, decode_fast)
-    }
-
-    /// All records in order, fully validated.
-    pub fn iter_validated(&self) -> Records<'_, ValidatedRecord> {
-        Records::new(self, decode_full)
-    }
-
-    /// All records in order, undecoded, with their location.
-    pub fn iter_raw(&self) -> impl Iterator<Item = (RecordLocation, PackedSfenValue)> + '_ {
-        self.files.iter().enumerate().flat_map(move |(fi, f)| {
-            f.bytes()
-                .chunks_exact(PACKED_SFEN_VALUE_SIZE)
-                .enumerate()
-                .filter_map(move |(i, chunk)| {
-                    PackedSfenValue::from_slice(chunk).map(|v| {
-                        (
-                            RecordLocation {
-                                file: fi,
-                                index: i as u64,
-                            },
-                            v,
-                        )
-                    })
-                })
-        })
-    }
 }
 
-type Decoder<T> = fn(&PackedSfenValue, RecordPolicy) -> Result<T, RecordError>;
+/// One validated record.
+#[derive(Debug, Clone)]
+pub struct DataRecord {
+    /// Where it was read.
+    pub location: DataLocation,
+    /// Its 40-byte form (`.binpack` and `.plain` records get padding 0xFF,
+    /// as Stockfish's `convert` writes them).
+    pub raw: PackedSfenValue,
+    /// Its decoded fields.
+    pub record: TrainingRecord,
+}
 
-/// Sequential iterator over a [`BinReader`].
+enum Source {
+    Bin(BinReader),
+    Binpack(BinpackReader),
+    Plain,
+}
+
+/// A training-data file of any supported format.
 ///
-/// Without `skip_invalid` it yields the first bad record as an `Err` and
-/// then ends; with it, bad records are skipped and counted in
-/// [`Records::skipped`].
-pub struct Records<'a, T> {
-    reader: &'a BinReader,
-    decode: Decoder<T>,
-    file: usize,
-    index: u64,
+/// ```no_run
+/// use nnue_core::data::{ReaderOptions, TrainingDataReader, Validation};
+///
+/// let reader = TrainingDataReader::open("games.binpack", ReaderOptions::default())?;
+/// for record in reader.records(Validation::Fast)? {
+///     let record = record?;
+///     println!("{}: {}", record.location, record.record.position.fen());
+/// }
+/// # Ok::<(), nnue_core::data::DataError>(())
+/// ```
+pub struct TrainingDataReader {
+    path: PathBuf,
+    format: DataFormat,
+    options: ReaderOptions,
+    source: Source,
+}
+
+impl TrainingDataReader {
+    /// Opens `path`, its format chosen by extension.
+    ///
+    /// `options.skip_invalid` skips (and counts) invalid `.bin` and `.plain`
+    /// records. It does not apply to `.binpack`: each entry there is derived
+    /// from the one before, so a bad entry or chunk ends the file with an
+    /// error.
+    pub fn open(path: impl AsRef<Path>, options: ReaderOptions) -> Result<Self, DataError> {
+        let path = path.as_ref();
+        let format = DataFormat::from_path(path)?;
+        let source = match format {
+            DataFormat::Bin => Source::Bin(BinReader::open(&[path], options)?),
+            DataFormat::Binpack => {
+                open_data_file(path)?;
+                Source::Binpack(BinpackReader::open(path)?)
+            }
+            DataFormat::Plain => {
+                open_data_file(path)?;
+                Source::Plain
+            }
+        };
+        Ok(TrainingDataReader {
+            path: path.to_path_buf(),
+            format,
+            options,
+            source,
+        })
+    }
+
+    /// The file's format.
+    pub fn format(&self) -> DataFormat {
+        self.format
+    }
+
+    /// The path given at opening.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The records in file order.
+    ///
+    /// [`Validation::Fast`] checks structure only; [`Validation::Full`] also
+    /// requires a legal position and best move. `.plain` records are always
+    /// fully checked, since packing them needs a legal position anyway.
+    pub fn records(&self, validation: Validation) -> Result<DataRecords<'_>, DataError> {
+        let policy = self.options.policy;
+        let inner = match &self.source {
+            Source::Bin(reader) => Inner::Bin {
+                iter: Box::new(reader.iter_raw().map(|(loc, raw)| (loc.index, raw))),
+            },
+            Source::Binpack(reader) => Inner::Binpack(reader.entries(policy)),
+            Source::Plain => Inner::Plain(PlainReader::open(&self.path)?),
+        };
+        let skipped = match &self.source {
+            Source::Bin(reader) => reader.truncated_tails(),
+            _ => 0,
+        };
+        Ok(DataRecords {
+            path: &self.path,
+            inner,
+            validation,
+            options: self.options,
+            skipped,
+            failed: false,
+        })
+    }
+}
+
+enum Inner<'a> {
+    Bin {
+        iter: Box<dyn Iterator<Item = (u64, PackedSfenValue)> + 'a>,
+    },
+    Binpack(Entries<'a>),
+    Plain(PlainReader<BufReader<File>>),
+}
+
+/// Iterator over the records of a [`TrainingDataReader`]. Without
+/// `skip_invalid` the first bad record is returned as an error and ends the
+/// iteration.
+pub struct DataRecords<'a> {
+    path: &'a Path,
+    inner: Inner<'a>,
+    validation: Validation,
+    options: ReaderOptions,
     skipped: u64,
     failed: bool,
 }
 
-impl<'a, T> Records<'a, T> {
-    fn new(reader: &'a BinReader, decode: Decoder<T>) -> Self {
-        Records {
-            reader,
-            decode,
-            file: 0,
-            index: 0,
-            skipped: 0,
-            failed: false,
-        }
-    }
-
-    /// Records skipped as invalid so far.
+impl DataRecords<'_> {
+    /// Records skipped as invalid so far (including a cut-off `.bin` tail).
     pub fn skipped(&self) -> u64 {
         self.skipped
     }
 
-    /// Location of the record the next call to `next` will look at.
-    pub fn location(&self) -> RecordLocation {
-        RecordLocation {
-            file: self.file,
-            index: self.index,
+    fn check(&self, raw: &PackedSfenValue) -> Result<TrainingRecord, super::RecordError> {
+        match self.validation {
+            Validation::Fast => decode_fast(raw, self.options.policy),
+            Validation::Full => decode_full(raw, self.options.policy).map(|v| v.record),
         }
+    }
+
+    /// The next record or error, before `skip_invalid` is applied: the
+    /// outer `Err` is skippable, an inner `Err` is fatal.
+    fn step(&mut self) -> Option<Result<Result<DataRecord, DataError>, DataError>> {
+        match &mut self.inner {
+            Inner::Bin { iter } => {
+                let (index, raw) = iter.next()?;
+                Some(match self.check(&raw) {
+                    Ok(record) => Ok(Ok(DataRecord {
+                        location: DataLocation::Record(index),
+                        raw,
+                        record,
+                    })),
+                    Err(reason) => Err(DataError::BadRecord {
+                        file: self.path.to_path_buf(),
+                        index,
+                        reason,
+                    }),
+                })
+            }
+            Inner::Binpack(entries) => {
+                let item = entries.next()?;
+                Some(Ok(item.and_then(|(loc, raw, record)| {
+                    self.binpack_record(loc, raw, record)
+                })))
+            }
+            Inner::Plain(reader) => {
+                // A malformed record is skippable (the reader resumes at the
+                // next one); an I/O error is not.
+                let entry = match reader.next()? {
+                    Ok(entry) => entry,
+                    Err(e @ DataError::BadPlain { .. }) => return Some(Err(e)),
+                    Err(e) => return Some(Ok(Err(e))),
+                };
+                Some(
+                    plain_record(&entry, self.options.policy, self.path).map(|(raw, record)| {
+                        Ok(DataRecord {
+                            location: DataLocation::Line(entry.line),
+                            raw,
+                            record,
+                        })
+                    }),
+                )
+            }
+        }
+    }
+
+    fn binpack_record(
+        &self,
+        loc: BinpackLocation,
+        raw: PackedSfenValue,
+        record: TrainingRecord,
+    ) -> Result<DataRecord, DataError> {
+        let record = match self.validation {
+            Validation::Fast => record,
+            Validation::Full => self.check(&raw).map_err(|reason| DataError::BadChunk {
+                file: self.path.to_path_buf(),
+                chunk: loc.chunk,
+                offset: loc.offset,
+                reason: super::ChunkError::BadEntry {
+                    entry: loc.entry,
+                    reason,
+                },
+            })?,
+        };
+        Ok(DataRecord {
+            location: DataLocation::Entry(loc),
+            raw,
+            record,
+        })
     }
 }
 
-impl<T> Iterator for Records<'_, T> {
-    type Item = Result<T, DataError>;
+impl Iterator for DataRecords<'_> {
+    type Item = Result<DataRecord, DataError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed {
             return None;
         }
         loop {
-            let f = self.reader.files.get(self.file)?;
-            if self.index >= f.records {
-                self.file += 1;
-                self.index = 0;
-                continue;
-            }
-            let loc = self.location();
-            self.index += 1;
-            match (self.decode)(&self.reader.raw_at(loc), self.reader.options.policy) {
-                Ok(v) => return Some(Ok(v)),
-                Err(_) if self.reader.options.skip_invalid => self.skipped += 1,
-                Err(e) => {
+            match self.step()? {
+                Ok(Ok(record)) => return Some(Ok(record)),
+                Err(_) if self.options.skip_invalid => self.skipped += 1,
+                Ok(Err(e)) | Err(e) => {
                     self.failed = true;
-                    return Some(Err(self.reader.bad(loc, e)));
+                    return Some(Err(e));
                 }
             }
         }
     }
+}
+
+/// Packs a `.plain` entry (legal position and move required) and decodes it;
+/// an error names the line of the field at fault.
+fn plain_record(
+    entry: &PlainEntry,
+    policy: RecordPolicy,
+    path: &Path,
+) -> Result<(PackedSfenValue, TrainingRecord), DataError> {
+    let (raw, _) = entry.pack(policy, path)?;
+    let record = decode_fast(&raw, policy).map_err(|reason| DataError::BadPlain {
+        file: path.to_path_buf(),
+        line: entry.line_of(PlainKey::Fen),
+        reason: PlainError::Record(reason),
+    })?;
+    Ok((raw, record))
 }

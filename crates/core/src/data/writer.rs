@@ -1,143 +1,109 @@
-//! Buffered `.bin` writer that only ever leaves whole records on disk.
+//! One writer for `.bin`, `.binpack` and `.plain`, chosen by extension.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use super::bin::BinWriter;
+use super::binpack::BinpackWriter;
 use super::error::DataError;
-use crate::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
+use super::format::DataFormat;
+use super::plain::PlainFileWriter;
+use crate::packed::PackedSfenValue;
 
-const RECORD: u64 = PACKED_SFEN_VALUE_SIZE as u64;
-
-/// Records buffered before a write (5000 like Stockfish's per-thread buffers
-/// would be fine too; 4096 × 40 B = 160 KiB keeps syscalls rare).
-const BUFFER_RECORDS: usize = 4096;
-
-/// Appends [`PackedSfenValue`]s to a file.
+/// A training-data writer of any supported format.
 ///
-/// Whole-record guarantee: records are buffered and written with one
-/// `write_all` per flush; if a write fails part-way, the file is cut back
-/// to the last whole record before the error is returned. A process killed
-/// between flushes leaves only whole records; a generator that wants to
-/// stop cleanly on Ctrl-C calls [`BinWriter::flush`] (or `finish`) from its
-/// interrupt path, e.g. with the writer behind a `Mutex`.
-pub struct BinWriter {
-    file: File,
-    path: PathBuf,
-    buf: Vec<u8>,
-    /// File length known to hold only whole records.
-    committed: u64,
-    records: u64,
+/// Records are written as given: `.bin` keeps every byte (padding
+/// included), `.plain` prints the record, `.binpack` requires a legal
+/// position and best move and chains consecutive positions of one game —
+/// keep each game's records together and in order.
+pub enum TrainingDataWriter {
+    /// `.bin` output.
+    Bin(BinWriter),
+    /// `.binpack` output (boxed: the encoder keeps two positions inline).
+    Binpack(Box<BinpackWriter>),
+    /// `.plain` output.
+    Plain(PlainFileWriter),
 }
 
-impl BinWriter {
-    /// Creates (truncates) `path`.
-    pub fn create(path: impl AsRef<Path>) -> Result<BinWriter, DataError> {
+impl TrainingDataWriter {
+    /// Creates (truncates) `path`, its format chosen by extension.
+    pub fn create(path: impl AsRef<Path>) -> Result<TrainingDataWriter, DataError> {
         let path = path.as_ref();
+        let format = DataFormat::from_path(path)?;
         let file = File::create(path).map_err(|e| DataError::io(path, e))?;
-        Self::from_file(file, path)
+        Self::from_file(file, path, format)
     }
 
-    /// Opens `path` for appending (creating it if needed), as Stockfish's
-    /// generators do. An existing file whose size is not a multiple of 40 is
-    /// refused: appending would misalign every later record.
-    pub fn append(path: impl AsRef<Path>) -> Result<BinWriter, DataError> {
+    /// Appends to `path` (creating it), as Stockfish's generator does.
+    /// `.bin` and `.binpack` files must end on a whole record or chunk.
+    pub fn append(path: impl AsRef<Path>) -> Result<TrainingDataWriter, DataError> {
         let path = path.as_ref();
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| DataError::io(path, e))?;
-        Self::from_file(file, path)
-    }
-
-    /// Wraps an open file positioned at its end; `path` is used in errors.
-    pub fn from_file(mut file: File, path: impl AsRef<Path>) -> Result<BinWriter, DataError> {
-        let path = path.as_ref();
-        let size = file
-            .seek(SeekFrom::End(0))
-            .map_err(|e| DataError::io(path, e))?;
-        if size % RECORD != 0 {
-            return Err(DataError::Truncated {
-                file: path.to_path_buf(),
-                index: size / RECORD,
-                trailing: size % RECORD,
-                size,
-            });
-        }
-        Ok(BinWriter {
-            file,
-            path: path.to_path_buf(),
-            buf: Vec::with_capacity(BUFFER_RECORDS * PACKED_SFEN_VALUE_SIZE),
-            committed: size,
-            records: 0,
+        Ok(match DataFormat::from_path(path)? {
+            DataFormat::Bin => TrainingDataWriter::Bin(BinWriter::append(path)?),
+            DataFormat::Binpack => {
+                TrainingDataWriter::Binpack(Box::new(BinpackWriter::append(path)?))
+            }
+            DataFormat::Plain => {
+                let file = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| DataError::io(path, e))?;
+                TrainingDataWriter::Plain(PlainFileWriter::new(file, path))
+            }
         })
     }
 
-    /// Queues one record; writes the buffer when it is full.
-    pub fn write(&mut self, record: &PackedSfenValue) -> Result<(), DataError> {
-        self.buf.extend_from_slice(&record.to_bytes());
-        self.records += 1;
-        if self.buf.len() >= BUFFER_RECORDS * PACKED_SFEN_VALUE_SIZE {
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    /// Queues many records (e.g. one finished game).
-    pub fn write_all(&mut self, records: &[PackedSfenValue]) -> Result<(), DataError> {
-        records.iter().try_for_each(|r| self.write(r))
-    }
-
-    /// Writes everything buffered. On error the file is truncated back to
-    /// its last whole record and the buffer is dropped.
-    pub fn flush(&mut self) -> Result<(), DataError> {
-        if self.buf.is_empty() {
-            return Ok(());
-        }
-        let result = self
-            .file
-            .write_all(&self.buf)
-            .and_then(|()| self.file.flush());
-        match result {
-            Ok(()) => {
-                self.committed += self.buf.len() as u64;
-                self.buf.clear();
-                Ok(())
+    /// Writes `format` to an open file (e.g. an
+    /// [`crate::output::AtomicOutput`] temporary); `path` names it in errors.
+    pub fn from_file(
+        file: File,
+        path: impl AsRef<Path>,
+        format: DataFormat,
+    ) -> Result<TrainingDataWriter, DataError> {
+        let path = path.as_ref();
+        Ok(match format {
+            DataFormat::Bin => TrainingDataWriter::Bin(BinWriter::from_file(file, path)?),
+            DataFormat::Binpack => {
+                TrainingDataWriter::Binpack(Box::new(BinpackWriter::from_file(file, path)?))
             }
-            Err(e) => {
-                self.buf.clear();
-                // Best effort: cut a partial record off again.
-                let _ = self.file.set_len(self.committed);
-                Err(DataError::io(&self.path, e))
-            }
+            DataFormat::Plain => TrainingDataWriter::Plain(PlainFileWriter::new(file, path)),
+        })
+    }
+
+    /// The output format.
+    pub fn format(&self) -> DataFormat {
+        match self {
+            TrainingDataWriter::Bin(_) => DataFormat::Bin,
+            TrainingDataWriter::Binpack(_) => DataFormat::Binpack,
+            TrainingDataWriter::Plain(_) => DataFormat::Plain,
         }
     }
 
-    /// Records queued through this writer (written or buffered).
-    pub fn records_written(&self) -> u64 {
-        self.records
+    /// Appends one record.
+    pub fn write(&mut self, value: &PackedSfenValue) -> Result<(), DataError> {
+        match self {
+            TrainingDataWriter::Bin(w) => w.write(value),
+            TrainingDataWriter::Binpack(w) => w.write(value),
+            TrainingDataWriter::Plain(w) => w.write(value),
+        }
     }
 
-    /// Path given at creation.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Appends one game's records in order, so that they chain in
+    /// `.binpack`. Generator threads sharing a writer (it is `Send`; put it
+    /// behind a `Mutex`) should hand over whole games this way, under one
+    /// lock, so that games never interleave.
+    pub fn write_all(&mut self, values: &[PackedSfenValue]) -> Result<(), DataError> {
+        values.iter().try_for_each(|v| self.write(v))
     }
 
-    /// Flushes and syncs to disk; returns the number of records written.
-    pub fn finish(mut self) -> Result<u64, DataError> {
-        self.flush()?;
-        self.file
-            .sync_all()
-            .map_err(|e| DataError::io(&self.path, e))?;
-        Ok(self.records)
-    }
-}
-
-impl Drop for BinWriter {
-    /// Dropping without `finish` still writes buffered records (whole ones
-    /// only); errors are lost, so call `finish` to see them.
-    fn drop(&mut self) {
-        let _ = self.flush();
+    /// Flushes everything to disk; returns the number of records written
+    /// through this writer.
+    pub fn finish(self) -> Result<u64, DataError> {
+        match self {
+            TrainingDataWriter::Bin(w) => w.finish(),
+            TrainingDataWriter::Binpack(w) => w.finish(),
+            TrainingDataWriter::Plain(w) => w.finish(),
+        }
     }
 }

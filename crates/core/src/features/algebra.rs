@@ -8,7 +8,8 @@
 use shakmaty::{Board, Color};
 
 use super::block::FeatureBlock;
-use super::change::BoardChange;
+use super::context::MoveContext;
+use super::delta::FeatureDelta;
 
 /// Offsets the entries of `list` from `start` on by `offset`.
 fn shift(list: &mut [u32], start: usize, offset: u32) {
@@ -26,6 +27,7 @@ pub struct Sum {
 }
 
 impl Sum {
+    /// The parts side by side, in this order (the order fixes the offsets).
     pub fn new(parts: Vec<Box<dyn FeatureBlock>>) -> Sum {
         Sum { parts }
     }
@@ -76,32 +78,16 @@ impl FeatureBlock for Sum {
         }
     }
 
-    fn needs_refresh(
-        &self,
-        before: &Board,
-        after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-    ) -> bool {
-        self.parts
-            .iter()
-            .any(|p| p.needs_refresh(before, after, change, perspective))
+    fn needs_refresh(&self, mv: &MoveContext<'_>) -> bool {
+        self.parts.iter().any(|p| p.needs_refresh(mv))
     }
 
-    fn changed(
-        &self,
-        before: &Board,
-        after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-        removed: &mut Vec<u32>,
-        added: &mut Vec<u32>,
-    ) {
+    fn changed(&self, mv: &MoveContext<'_>, delta: &mut FeatureDelta) {
         for (part, offset) in self.with_offsets() {
-            let (r, a) = (removed.len(), added.len());
-            part.changed(before, after, change, perspective, removed, added);
-            shift(removed, r, offset);
-            shift(added, a, offset);
+            let (r, a) = (delta.removed.len(), delta.added.len());
+            part.changed(mv, delta);
+            shift(&mut delta.removed, r, offset);
+            shift(&mut delta.added, a, offset);
         }
     }
 }
@@ -114,6 +100,7 @@ pub struct Product {
 }
 
 impl Product {
+    /// `left * right`: `left`'s features choose the row, `right`'s the column.
     pub fn new(left: Box<dyn FeatureBlock>, right: Box<dyn FeatureBlock>) -> Product {
         Product { left, right }
     }
@@ -177,42 +164,28 @@ impl FeatureBlock for Product {
 
     /// A change of the left factor changes the row of every right feature, so it is
     /// cheaper (and simpler) to rebuild; for King-All that is "the own king moved".
-    fn needs_refresh(
-        &self,
-        before: &Board,
-        after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-    ) -> bool {
-        if self.left.needs_refresh(before, after, change, perspective)
-            || self.right.needs_refresh(before, after, change, perspective)
-        {
+    fn needs_refresh(&self, mv: &MoveContext<'_>) -> bool {
+        if self.left.needs_refresh(mv) || self.right.needs_refresh(mv) {
             return true;
         }
-        let (mut off, mut on) = (Vec::new(), Vec::new());
-        self.left
-            .changed(before, after, change, perspective, &mut off, &mut on);
-        !off.is_empty() || !on.is_empty()
+        let mut left = FeatureDelta::default();
+        self.left.changed(mv, &mut left);
+        !left.is_empty()
     }
 
-    fn changed(
-        &self,
-        before: &Board,
-        after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-        removed: &mut Vec<u32>,
-        added: &mut Vec<u32>,
-    ) {
+    fn changed(&self, mv: &MoveContext<'_>, delta: &mut FeatureDelta) {
         let mut left = Vec::with_capacity(8);
-        self.left.active(after, perspective, &mut left);
-        let (mut off, mut on) = (Vec::with_capacity(8), Vec::with_capacity(8));
-        self.right
-            .changed(before, after, change, perspective, &mut off, &mut on);
+        self.left.active(mv.after, mv.perspective, &mut left);
+        let mut right = FeatureDelta::with_capacity(8);
+        self.right.changed(mv, &mut right);
         let width = self.right.size() as u32;
         for &a in &left {
-            removed.extend(off.iter().map(|&b| a * width + b));
-            added.extend(on.iter().map(|&b| a * width + b));
+            delta
+                .removed
+                .extend(right.removed.iter().map(|&b| a * width + b));
+            delta
+                .added
+                .extend(right.added.iter().map(|&b| a * width + b));
         }
     }
 }
@@ -226,6 +199,7 @@ pub struct Named {
 }
 
 impl Named {
+    /// `inner` under the name `name`.
     pub fn new(name: &'static str, inner: Box<dyn FeatureBlock>) -> Named {
         Named { name, inner }
     }
@@ -252,26 +226,11 @@ impl FeatureBlock for Named {
         self.inner.active(board, perspective, out);
     }
 
-    fn needs_refresh(
-        &self,
-        before: &Board,
-        after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-    ) -> bool {
-        self.inner.needs_refresh(before, after, change, perspective)
+    fn needs_refresh(&self, mv: &MoveContext<'_>) -> bool {
+        self.inner.needs_refresh(mv)
     }
 
-    fn changed(
-        &self,
-        before: &Board,
-        after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-        removed: &mut Vec<u32>,
-        added: &mut Vec<u32>,
-    ) {
-        self.inner
-            .changed(before, after, change, perspective, removed, added);
+    fn changed(&self, mv: &MoveContext<'_>, delta: &mut FeatureDelta) {
+        self.inner.changed(mv, delta);
     }
 }

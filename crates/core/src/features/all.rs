@@ -5,7 +5,8 @@
 use shakmaty::{Board, Color, Piece, Square};
 
 use super::block::{FeatureBlock, MAX_PIECES};
-use super::change::BoardChange;
+use super::context::MoveContext;
+use super::delta::FeatureDelta;
 use super::orient::{orient, plane, relative_piece, Orientation};
 
 /// The thesis's "All" block.
@@ -40,21 +41,14 @@ impl FeatureBlock for All {
         }
     }
 
-    fn changed(
-        &self,
-        _before: &Board,
-        _after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-        removed: &mut Vec<u32>,
-        added: &mut Vec<u32>,
-    ) {
-        for d in change.pieces() {
+    fn changed(&self, mv: &MoveContext<'_>, delta: &mut FeatureDelta) {
+        let perspective = mv.perspective;
+        for d in mv.change.pieces() {
             if let Some(from) = d.from {
-                removed.push(All::index(perspective, d.piece, from));
+                delta.removed.push(All::index(perspective, d.piece, from));
             }
             if let Some(to) = d.to {
-                added.push(All::index(perspective, d.piece, to));
+                delta.added.push(All::index(perspective, d.piece, to));
             }
         }
     }

@@ -3,7 +3,8 @@
 use shakmaty::{Board, Color};
 use std::fmt::Debug;
 
-use super::change::BoardChange;
+use super::context::MoveContext;
+use super::delta::FeatureDelta;
 
 /// A block of binary input features, defined per perspective.
 ///
@@ -30,40 +31,26 @@ pub trait FeatureBlock: Send + Sync + Debug {
     /// Appends the active features of `board` from `perspective`'s view, each once.
     fn active(&self, board: &Board, perspective: Color, out: &mut Vec<u32>);
 
-    /// Whether the accumulator of `perspective` must be rebuilt from scratch rather
-    /// than updated after `change` (e.g. HalfKP when the own king moved).
-    fn needs_refresh(
-        &self,
-        before: &Board,
-        after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-    ) -> bool {
-        let _ = (before, after, change, perspective);
+    /// Whether the accumulator of `mv.perspective` must be rebuilt from scratch
+    /// rather than updated after `mv.change` (e.g. HalfKP when the own king moved).
+    fn needs_refresh(&self, mv: &MoveContext<'_>) -> bool {
+        let _ = mv;
         false
     }
 
-    /// Appends the features that turned off (`removed`) and on (`added`) from
-    /// `before` to `after`. Only called when [`Self::needs_refresh`] is false.
+    /// Appends the features that turned off (`delta.removed`) and on
+    /// (`delta.added`) from `mv.before` to `mv.after`. Only called when
+    /// [`Self::needs_refresh`] is false.
     ///
     /// The default diffs the two active lists: always right, and cheap enough for
     /// blocks whose features depend on more than the moved pieces (lines, pairs,
     /// mobility). Blocks whose features are the pieces themselves override it.
-    fn changed(
-        &self,
-        before: &Board,
-        after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-        removed: &mut Vec<u32>,
-        added: &mut Vec<u32>,
-    ) {
-        let _ = change;
+    fn changed(&self, mv: &MoveContext<'_>, delta: &mut FeatureDelta) {
         let mut old = Vec::with_capacity(64);
         let mut new = Vec::with_capacity(64);
-        self.active(before, perspective, &mut old);
-        self.active(after, perspective, &mut new);
-        diff_sorted(&mut old, &mut new, removed, added);
+        self.active(mv.before, mv.perspective, &mut old);
+        self.active(mv.after, mv.perspective, &mut new);
+        diff_sorted(&mut old, &mut new, &mut delta.removed, &mut delta.added);
     }
 }
 

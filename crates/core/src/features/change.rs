@@ -4,7 +4,7 @@
 //! three entries) and only turns it into feature indices when an evaluation is
 //! actually requested, the way Stockfish records its "dirty pieces".
 
-use shakmaty::{Board, Color, Move, Piece, Role, Square};
+use shakmaty::{Board, CastlingSide, Color, Move, Piece, Role, Square};
 
 /// One piece that appeared, disappeared or moved.
 ///
@@ -12,8 +12,11 @@ use shakmaty::{Board, Color, Move, Piece, Role, Square};
 /// was removed (captured piece, promoted pawn).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct DirtyPiece {
+    /// The piece, with its colour.
     pub piece: Piece,
+    /// Where it stood before the move; `None` if it appeared.
     pub from: Option<Square>,
+    /// Where it stands after the move; `None` if it disappeared.
     pub to: Option<Square>,
 }
 
@@ -72,64 +75,16 @@ impl BoardChange {
                 promotion,
             } => {
                 let color = board.color_at(from).unwrap_or(mover);
-                if let Some(captured) = capture {
-                    change.add(DirtyPiece {
-                        piece: captured.of(!color),
-                        from: Some(to),
-                        to: None,
-                    });
-                }
-                match promotion {
-                    Some(promoted) => {
-                        change.add(DirtyPiece {
-                            piece: role.of(color),
-                            from: Some(from),
-                            to: None,
-                        });
-                        change.add(DirtyPiece {
-                            piece: promoted.of(color),
-                            from: None,
-                            to: Some(to),
-                        });
-                    }
-                    None => change.add(DirtyPiece {
-                        piece: role.of(color),
-                        from: Some(from),
-                        to: Some(to),
-                    }),
-                }
+                change.add_normal(role.of(color), from, capture, to, promotion);
             }
             Move::EnPassant { from, to } => {
                 let color = board.color_at(from).unwrap_or(mover);
-                let captured = Square::from_coords(to.file(), from.rank());
-                change.add(DirtyPiece {
-                    piece: Role::Pawn.of(!color),
-                    from: Some(captured),
-                    to: None,
-                });
-                change.add(DirtyPiece {
-                    piece: Role::Pawn.of(color),
-                    from: Some(from),
-                    to: Some(to),
-                });
+                change.add_en_passant(color, from, to);
             }
             Move::Castle { king, rook } => {
                 let color = board.color_at(king).unwrap_or(mover);
-                let side = mv
-                    .castling_side()
-                    .unwrap_or(shakmaty::CastlingSide::KingSide);
-                let king_to = Square::from_coords(side.king_to_file(), king.rank());
-                let rook_to = Square::from_coords(side.rook_to_file(), rook.rank());
-                change.add(DirtyPiece {
-                    piece: Role::King.of(color),
-                    from: Some(king),
-                    to: Some(king_to),
-                });
-                change.add(DirtyPiece {
-                    piece: Role::Rook.of(color),
-                    from: Some(rook),
-                    to: Some(rook_to),
-                });
+                let side = mv.castling_side().unwrap_or(CastlingSide::KingSide);
+                change.add_castle(color, side, king, rook);
             }
             Move::Put { role, to } => {
                 // Crazyhouse drops do not occur in standard chess, but they are a
@@ -142,6 +97,77 @@ impl BoardChange {
             }
         }
         change
+    }
+
+    /// A normal move of `piece` (captured piece first, then the mover; a
+    /// promotion removes the pawn and adds the promoted piece).
+    fn add_normal(
+        &mut self,
+        piece: Piece,
+        from: Square,
+        capture: Option<Role>,
+        to: Square,
+        promotion: Option<Role>,
+    ) {
+        if let Some(captured) = capture {
+            self.add(DirtyPiece {
+                piece: captured.of(!piece.color),
+                from: Some(to),
+                to: None,
+            });
+        }
+        match promotion {
+            Some(promoted) => {
+                self.add(DirtyPiece {
+                    piece,
+                    from: Some(from),
+                    to: None,
+                });
+                self.add(DirtyPiece {
+                    piece: promoted.of(piece.color),
+                    from: None,
+                    to: Some(to),
+                });
+            }
+            None => self.add(DirtyPiece {
+                piece,
+                from: Some(from),
+                to: Some(to),
+            }),
+        }
+    }
+
+    /// An en-passant capture by `color`: the captured pawn stands beside
+    /// `from`, on the file of `to`.
+    fn add_en_passant(&mut self, color: Color, from: Square, to: Square) {
+        let captured = Square::from_coords(to.file(), from.rank());
+        self.add(DirtyPiece {
+            piece: Role::Pawn.of(!color),
+            from: Some(captured),
+            to: None,
+        });
+        self.add(DirtyPiece {
+            piece: Role::Pawn.of(color),
+            from: Some(from),
+            to: Some(to),
+        });
+    }
+
+    /// Castling by `color` to `side`, given as king and rook squares (so
+    /// Chess960 works): both move to their standard destination files.
+    fn add_castle(&mut self, color: Color, side: CastlingSide, king: Square, rook: Square) {
+        let king_to = Square::from_coords(side.king_to_file(), king.rank());
+        let rook_to = Square::from_coords(side.rook_to_file(), rook.rank());
+        self.add(DirtyPiece {
+            piece: Role::King.of(color),
+            from: Some(king),
+            to: Some(king_to),
+        });
+        self.add(DirtyPiece {
+            piece: Role::Rook.of(color),
+            from: Some(rook),
+            to: Some(rook_to),
+        });
     }
 
     /// Applies the change to `board` (the board before the move), giving the board

@@ -8,7 +8,8 @@
 use shakmaty::{Board, Color, Piece, Role, Square};
 
 use super::block::{FeatureBlock, MAX_PIECES};
-use super::change::BoardChange;
+use super::context::MoveContext;
+use super::delta::FeatureDelta;
 use super::orient::{orient, plane, relative_piece, Orientation};
 
 /// Planes per king square: 10 piece planes of 64 squares plus Stockfish's unused
@@ -56,37 +57,28 @@ impl FeatureBlock for HalfKp {
         }
     }
 
-    fn needs_refresh(
-        &self,
-        _before: &Board,
-        _after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-    ) -> bool {
-        change.king_moved(perspective)
+    fn needs_refresh(&self, mv: &MoveContext<'_>) -> bool {
+        mv.change.king_moved(mv.perspective)
     }
 
-    fn changed(
-        &self,
-        _before: &Board,
-        after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-        removed: &mut Vec<u32>,
-        added: &mut Vec<u32>,
-    ) {
-        let Some(king) = after.king_of(perspective) else {
+    fn changed(&self, mv: &MoveContext<'_>, delta: &mut FeatureDelta) {
+        let perspective = mv.perspective;
+        let Some(king) = mv.after.king_of(perspective) else {
             return;
         };
-        for d in change.pieces() {
+        for d in mv.change.pieces() {
             if d.piece.role == Role::King {
                 continue;
             }
             if let Some(from) = d.from {
-                removed.push(HalfKp::index(perspective, king, d.piece, from));
+                delta
+                    .removed
+                    .push(HalfKp::index(perspective, king, d.piece, from));
             }
             if let Some(to) = d.to {
-                added.push(HalfKp::index(perspective, king, d.piece, to));
+                delta
+                    .added
+                    .push(HalfKp::index(perspective, king, d.piece, to));
             }
         }
     }

@@ -4,7 +4,7 @@
 use shakmaty::{Board, Color};
 
 use super::block::FeatureBlock;
-use super::change::BoardChange;
+use super::context::MoveContext;
 use super::orient::{orient, Orientation};
 
 /// Own king square.
@@ -30,13 +30,7 @@ impl FeatureBlock for King {
         }
     }
 
-    fn needs_refresh(
-        &self,
-        _before: &Board,
-        _after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-    ) -> bool {
-        change.king_moved(perspective)
+    fn needs_refresh(&self, mv: &MoveContext<'_>) -> bool {
+        mv.change.king_moved(mv.perspective)
     }
 }

@@ -21,6 +21,8 @@ pub mod algebra;
 pub mod all;
 pub mod block;
 pub mod change;
+pub mod context;
+pub mod delta;
 pub mod halfkp;
 pub mod king;
 pub mod lines;
@@ -33,6 +35,8 @@ use shakmaty::{Board, Color};
 
 pub use block::FeatureBlock;
 pub use change::{BoardChange, DirtyPiece};
+pub use context::MoveContext;
+pub use delta::FeatureDelta;
 pub use orient::perspective_index;
 pub use spec::FeatureSetError;
 
@@ -107,29 +111,14 @@ impl FeatureSet {
         out
     }
 
-    /// Whether `perspective`'s accumulator must be rebuilt after `change`.
-    pub fn needs_refresh(
-        &self,
-        before: &Board,
-        after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-    ) -> bool {
-        self.root.needs_refresh(before, after, change, perspective)
+    /// Whether `mv.perspective`'s accumulator must be rebuilt after the move.
+    pub fn needs_refresh(&self, mv: &MoveContext<'_>) -> bool {
+        self.root.needs_refresh(mv)
     }
 
-    /// Appends the features that turn off and on with `change` (when no refresh is
-    /// needed).
-    pub fn changed(
-        &self,
-        before: &Board,
-        after: &Board,
-        change: &BoardChange,
-        perspective: Color,
-        removed: &mut Vec<u32>,
-        added: &mut Vec<u32>,
-    ) {
-        self.root
-            .changed(before, after, change, perspective, removed, added);
+    /// Appends to `delta` the features that turn off and on with the move (when
+    /// no refresh is needed).
+    pub fn changed(&self, mv: &MoveContext<'_>, delta: &mut FeatureDelta) {
+        self.root.changed(mv, delta);
     }
 }

@@ -23,8 +23,11 @@ use super::pairs::{PairKind, Pairs};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("feature set '{spec}': {problem} at character {position}")]
 pub struct FeatureSetError {
+    /// The name as given.
     pub spec: String,
+    /// Character index of the problem in `spec`.
     pub position: usize,
+    /// What is wrong there.
     pub problem: String,
 }
 

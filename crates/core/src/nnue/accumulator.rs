@@ -17,7 +17,7 @@ use super::aligned::Aligned;
 use super::network::{Network, Scratch};
 use super::simd::Kernel;
 use super::FV_SCALE;
-use crate::features::{perspective_index, BoardChange};
+use crate::features::{perspective_index, BoardChange, FeatureDelta, MoveContext};
 
 /// Both perspectives' accumulators of one position, White's first.
 #[derive(Clone, Debug)]
@@ -38,8 +38,7 @@ pub struct AccumulatorStack {
     top: usize,
     scratch: Scratch,
     features: Vec<u32>,
-    removed: Vec<u32>,
-    added: Vec<u32>,
+    delta: FeatureDelta,
 }
 
 const COLORS: [Color; 2] = [Color::White, Color::Black];
@@ -66,8 +65,7 @@ impl AccumulatorStack {
             top: 0,
             scratch,
             features: Vec::with_capacity(64),
-            removed: Vec::with_capacity(64),
-            added: Vec::with_capacity(64),
+            delta: FeatureDelta::with_capacity(64),
         }
     }
 
@@ -137,8 +135,7 @@ impl AccumulatorStack {
             entries,
             top,
             features,
-            removed,
-            added,
+            delta,
             ..
         } = self;
         let (top, kernel) = (*top, *kernel);
@@ -152,7 +149,12 @@ impl AccumulatorStack {
         while !entries[base].computed[p] {
             let needs_refresh = base == 0 || {
                 let (prev, cur) = (&entries[base - 1], &entries[base]);
-                set.needs_refresh(&prev.board, &cur.board, &cur.change, perspective)
+                set.needs_refresh(&MoveContext::new(
+                    &prev.board,
+                    &cur.board,
+                    &cur.change,
+                    perspective,
+                ))
             };
             if needs_refresh {
                 let entry = &mut entries[base];
@@ -171,22 +173,15 @@ impl AccumulatorStack {
         for i in base + 1..=top {
             let (done, rest) = entries.split_at_mut(i);
             let (prev, cur) = (&done[i - 1], &mut rest[0]);
-            removed.clear();
-            added.clear();
-            set.changed(
-                &prev.board,
-                &cur.board,
-                &cur.change,
-                perspective,
-                removed,
-                added,
-            );
+            delta.clear();
+            let mv = MoveContext::new(&prev.board, &cur.board, &cur.change, perspective);
+            set.changed(&mv, delta);
             kernel.update(
                 &mut cur.values[p * m..(p + 1) * m],
                 &prev.values[p * m..(p + 1) * m],
                 net.ft_weights(),
-                removed,
-                added,
+                &delta.removed,
+                &delta.added,
             );
             cur.computed[p] = true;
         }

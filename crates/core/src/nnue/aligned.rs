@@ -39,10 +39,12 @@ impl<T: Copy + Default> Aligned<T> {
         a
     }
 
+    /// The values (the alignment padding excluded).
     pub fn as_slice(&self) -> &[T] {
         &self.buf[self.start..self.start + self.len]
     }
 
+    /// The values, mutably (the alignment padding excluded).
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         &mut self.buf[self.start..self.start + self.len]
     }

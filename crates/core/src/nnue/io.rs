@@ -120,6 +120,130 @@ fn check_version(r: &mut Reader<'_>) -> Result<(), NetworkError> {
     Ok(())
 }
 
+/// What the header after the version word says: the architecture, and the
+/// description bytes as stored (kept so a network saves back byte for byte).
+struct Header<'a> {
+    arch: Architecture,
+    description: &'a [u8],
+}
+
+/// Reads the version, the file hash and the description, and finds the
+/// architecture: Stockfish 12's HalfKP 256x2-32-32 by its file hash alone (as
+/// Stockfish does), any other from its description, whose hash must then be
+/// the file's.
+fn read_header<'a>(r: &mut Reader<'a>) -> Result<Header<'a>, NetworkError> {
+    let source = r.source;
+    check_version(r)?;
+    let file_hash_offset = r.pos as u64;
+    let file_hash = r.u32("file hash")?;
+    let description_offset = r.pos as u64;
+    let description_len = r.u32("description length")? as usize;
+    if description_len > MAX_DESCRIPTION_LEN {
+        return Err(NetworkError::Description {
+            source_name: source.to_string(),
+            offset: description_offset,
+            problem: format!(
+                "description length {description_len} is over the limit of {MAX_DESCRIPTION_LEN}"
+            ),
+            description: String::new(),
+        });
+    }
+    let raw = r.take(description_len, "description")?;
+    let standard = Architecture::halfkp_256();
+    if file_hash == standard.hashes().file {
+        return Ok(Header {
+            arch: standard,
+            description: raw,
+        });
+    }
+    let description = String::from_utf8_lossy(raw).into_owned();
+    let arch = match Architecture::from_description(&description) {
+        Ok(arch) => arch,
+        Err(e) => {
+            return Err(NetworkError::Description {
+                source_name: source.to_string(),
+                offset: description_offset + 4,
+                problem: e.to_string(),
+                description,
+            })
+        }
+    };
+    let expected = arch.hashes().file;
+    if expected != file_hash {
+        return Err(NetworkError::Mismatch {
+            source_name: source.to_string(),
+            what: "file hash",
+            offset: file_hash_offset,
+            expected,
+            found: file_hash,
+        });
+    }
+    Ok(Header {
+        arch,
+        description: raw,
+    })
+}
+
+/// Checks that the file is exactly as long as `header` says, before anything
+/// is allocated, so a corrupt header cannot make us reserve gigabytes.
+fn check_size(r: &Reader<'_>, header: &Header<'_>) -> Result<(), NetworkError> {
+    let arch = &header.arch;
+    let len = r.bytes.len() as u64;
+    let expected_len =
+        arch.file_size() - arch.description().len() as u64 + header.description.len() as u64;
+    if len < expected_len {
+        return Err(NetworkError::Truncated {
+            source_name: r.source.to_string(),
+            what: "network parameters",
+            offset: r.pos as u64,
+            end: expected_len,
+            len,
+        });
+    }
+    if len > expected_len {
+        return Err(NetworkError::TrailingBytes {
+            source_name: r.source.to_string(),
+            offset: expected_len,
+            len,
+        });
+    }
+    Ok(())
+}
+
+/// The parameters that follow the header, as stored.
+struct Parameters {
+    ft_biases: Aligned<i16>,
+    ft_weights: Aligned<i16>,
+    layers: Vec<AffineLayer>,
+}
+
+/// Reads the feature transformer and the affine layers of `arch`, each part
+/// behind the hash Stockfish writes before it.
+fn read_parameters(r: &mut Reader<'_>, arch: &Architecture) -> Result<Parameters, NetworkError> {
+    let hashes = arch.hashes();
+    r.expect_u32(hashes.transformer, "feature transformer hash")?;
+    let half = arch.half_dims;
+    let ft_biases = r.i16s(half, "feature transformer biases")?;
+    let ft_weights = r.i16s(arch.inputs * half, "feature transformer weights")?;
+    r.expect_u32(hashes.network, "network hash")?;
+    let mut layers = Vec::new();
+    for (inputs, outputs) in arch.affine_layers() {
+        let biases = r.i32s(outputs, "affine biases")?;
+        let weights = r.i8s(outputs * super::arch::padded(inputs), "affine weights")?;
+        layers.push(AffineLayer {
+            inputs,
+            outputs,
+            biases,
+            weights,
+        });
+    }
+    Ok(Parameters {
+        ft_biases,
+        ft_weights,
+        layers,
+    })
+}
+
 impl Network {
     /// Reads a network from the bytes of a `.nnue` file; `source` names the file in
     /// error messages.
@@ -129,84 +253,17 @@ impl Network {
             pos: 0,
             source,
         };
-        check_version(&mut r)?;
-        let file_hash_offset = r.pos as u64;
-        let file_hash = r.u32("file hash")?;
-        let description_offset = r.pos as u64;
-        let description_len = r.u32("description length")? as usize;
-        if description_len > MAX_DESCRIPTION_LEN {
-            return Err(NetworkError::Description {
-                source_name: source.to_string(),
-                offset: description_offset,
-                problem: format!(
-                    "description length {description_len} is over the limit of {MAX_DESCRIPTION_LEN}"
-                ),
-                description: String::new(),
-            });
-        }
-        let raw = r.take(description_len, "description")?;
-        let description = String::from_utf8_lossy(raw).into_owned();
-        let describe_error = |problem: String| NetworkError::Description {
-            source_name: source.to_string(),
-            offset: description_offset + 4,
-            problem,
-            description: description.clone(),
-        };
-        let standard = Architecture::halfkp_256();
-        let arch = if file_hash == standard.hashes().file {
-            standard
-        } else {
-            let arch = Architecture::from_description(&description)
-                .map_err(|e| describe_error(e.to_string()))?;
-            let expected = arch.hashes().file;
-            if expected != file_hash {
-                return Err(NetworkError::Mismatch {
-                    source_name: source.to_string(),
-                    what: "file hash",
-                    offset: file_hash_offset,
-                    expected,
-                    found: file_hash,
-                });
-            }
-            arch
-        };
-        // The whole size is known now: check it before allocating anything, so a
-        // corrupt header cannot make us reserve gigabytes.
-        let expected_len =
-            arch.file_size() - arch.description().len() as u64 + description_len as u64;
-        if (bytes.len() as u64) < expected_len {
-            return Err(NetworkError::Truncated {
-                source_name: source.to_string(),
-                what: "network parameters",
-                offset: r.pos as u64,
-                end: expected_len,
-                len: bytes.len() as u64,
-            });
-        }
-        if (bytes.len() as u64) > expected_len {
-            return Err(NetworkError::TrailingBytes {
-                source_name: source.to_string(),
-                offset: expected_len,
-                len: bytes.len() as u64,
-            });
-        }
-        let hashes = arch.hashes();
-        r.expect_u32(hashes.transformer, "feature transformer hash")?;
-        let half = arch.half_dims;
-        let ft_biases = r.i16s(half, "feature transformer biases")?;
-        let ft_weights = r.i16s(arch.inputs * half, "feature transformer weights")?;
-        r.expect_u32(hashes.network, "network hash")?;
-        let mut layers = Vec::new();
-        for (inputs, outputs) in arch.affine_layers() {
-            let biases = r.i32s(outputs, "affine biases")?;
-            let weights = r.i8s(outputs * super::arch::padded(inputs), "affine weights")?;
-            layers.push(AffineLayer {
-                inputs,
-                outputs,
-                biases,
-                weights,
-            });
-        }
+        let header = read_header(&mut r)?;
+        check_size(&r, &header)?;
+        let Parameters {
+            ft_biases,
+            ft_weights,
+            layers,
+        } = read_parameters(&mut r, &header.arch)?;
+        let Header {
+            arch,
+            description: raw,
+        } = header;
         if r.pos != bytes.len() {
             return Err(NetworkError::TrailingBytes {
                 source_name: source.to_string(),

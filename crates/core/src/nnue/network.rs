@@ -11,8 +11,11 @@ use crate::features::FeatureSet;
 /// One affine layer: int32 biases, int8 weights row-major `[outputs][padded(inputs)]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AffineLayer {
+    /// Input count (before padding to the SIMD width).
     pub inputs: usize,
+    /// Output count: one bias and one weight row each.
     pub outputs: usize,
+    /// One int32 bias per output.
     pub biases: Vec<i32>,
     /// `outputs * padded(inputs)` values; padding columns are kept as read so a
     /// file round-trips byte for byte (they multiply zero inputs).

@@ -32,10 +32,15 @@ pub const OUTPUT_BIAS_SCALE: f32 = 9600.0;
 /// Which parameter a value is, for choosing its scale.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ParameterKind {
+    /// Feature transformer weights and biases (int16).
     Transformer,
+    /// Hidden affine layer weights (int8).
     HiddenWeight,
+    /// Hidden affine layer biases (int32).
     HiddenBias,
+    /// Output layer weights (int8).
     OutputWeight,
+    /// Output layer bias (int32).
     OutputBias,
 }
 
@@ -128,7 +133,9 @@ impl ParameterKind {
 /// weights.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatAffine {
+    /// One bias per output.
     pub biases: Vec<f32>,
+    /// `outputs * inputs` weights, one row per output.
     pub weights: Vec<f32>,
 }
 

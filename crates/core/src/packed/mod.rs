@@ -28,6 +28,7 @@ mod decoded;
 mod error;
 mod sf_move;
 mod sfen;
+mod unpack;
 mod value;
 
 pub use bits::STREAM_BITS;

@@ -1,18 +1,15 @@
 //! PackedSfen: Stockfish's 256-bit position encoding (formats.md section 1).
 
-use shakmaty::{attacks, Bitboard, Board, ByColor, ByRole, Chess, Color, Rank, Role, Square};
+use shakmaty::{attacks, Bitboard, Board, Chess, Color, Rank, Role, Square};
 
-use super::bits::{BitReader, BitWriter, STREAM_BITS};
+use super::bits::{BitReader, BitWriter};
 use super::castling::CastlingFlags;
 use super::decoded::DecodedSfen;
 use super::error::SfenError;
+use super::unpack::{read_head, read_men, read_tail};
 
 /// Size of a PackedSfen in bytes.
 pub const PACKED_SFEN_SIZE: usize = 32;
-
-/// Bits that always follow the board: 4 castling flags, the ep flag, 6 bits
-/// of rule50, 16 of fullmove and the 7th rule50 bit.
-const TAIL_BITS: u32 = 4 + 1 + 6 + 8 + 8 + 1;
 
 /// The 32 bytes of a position as Stockfish packs them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -64,126 +61,22 @@ impl PackedSfen {
     /// unpacker does (no Stockfish writer stores one).
     pub fn decode(&self) -> Result<DecodedSfen, SfenError> {
         let mut r = BitReader::new(&self.0);
-        let turn = if r.read(1) == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let wk = r.read(6);
-        let bk = r.read(6);
-        if wk == bk {
-            return Err(SfenError::KingsOnSameSquare(Square::new(wk)));
-        }
-        let (wk_sq, bk_sq) = (Square::new(wk), Square::new(bk));
-        if attacks::king_attacks(wk_sq).contains(bk_sq) {
-            return Err(SfenError::KingsAdjacent(wk_sq, bk_sq));
-        }
+        let head = read_head(&mut r)?;
+        let men = read_men(&mut r, &head)?;
+        let tail = read_tail(&mut r)?;
+        let board = men.board()?;
 
-        // Board: traversal index t runs over a8..h8, a7..h7, …, a1..h1,
-        // which is exactly `square ^ 56`, kings skipped. Runs of empty
-        // squares are skipped with one trailing-zeros count instead of a bit
-        // at a time.
-        let (kt_lo, kt_hi) = {
-            let a = wk ^ 56;
-            let b = bk ^ 56;
-            (a.min(b), a.max(b))
-        };
-        // Indexed by piece type value 0..=7 (5..=7 never set) so that the
-        // masked index needs no bounds check; slot 5 receives the kings.
-        let mut roles = [0u64; 8];
-        let mut colors = [0u64; 2];
-        // Men per colour and role (pawn..queen), counted here so the
-        // material check needs no popcounts (x86-64 baseline has no POPCNT).
-        let mut counts = [[0u8; 8]; 2];
-        // `u` counts the 62 coded (non-king) squares; it maps to the
-        // traversal index by stepping over the two king squares.
-        let mut u: u32 = 0;
-        while u < 62 {
-            if r.cursor() > STREAM_BITS - TAIL_BITS {
-                return Err(SfenError::BitOverflow);
-            }
-            // Each iteration consumes a run of empty squares (zero bits,
-            // counted at once) and the piece that ends it.
-            let mut window = r.window();
-            let run = window.trailing_zeros();
-            if run >= 62 - u {
-                r.skip(62 - u);
-                break;
-            }
-            u += run;
-            if run <= 59 {
-                window >>= run;
-                r.skip(run);
-            } else {
-                r.skip(run);
-                window = r.window();
-            }
-            let mut t = u + u32::from(u >= kt_lo);
-            t += u32::from(t >= kt_hi);
-            let sq = t ^ 56;
-            let code = ((window >> 1) & 7) as usize;
-            if code > 4 {
-                return Err(SfenError::BadPieceCode {
-                    square: Square::new(sq),
-                    code: (window & 15) as u8,
-                    bit: r.cursor(),
-                });
-            }
-            let color = ((window >> 4) & 1) as usize;
-            roles[code] |= 1u64 << sq;
-            colors[color] |= 1u64 << sq;
-            counts[color][code] += 1;
-            r.skip(5);
-            u += 1;
-        }
-        if r.cursor() > STREAM_BITS - TAIL_BITS {
-            return Err(SfenError::BitOverflow);
-        }
-        roles[Role::King as usize - 1] = (1u64 << wk) | (1u64 << bk);
-        colors[0] |= 1u64 << wk;
-        colors[1] |= 1u64 << bk;
-
-        let castling = CastlingFlags::from_bits(r.read(4) as u8);
-        let ep_raw = if r.read(1) == 1 {
-            Some(Square::new(r.read(6)))
-        } else {
-            None
-        };
-        let rule50_low = r.read(6);
-        let fm_low = r.read(8);
-        let fm_high = r.read(8);
-        let rule50_high = r.read(1);
-        if r.cursor() > STREAM_BITS {
-            return Err(SfenError::BitOverflow);
-        }
-
-        // The bitboards are consistent by construction: every coded square gets
-        // exactly one role and one colour, and the traversal steps over both king
-        // squares, which differ (checked above). The only thing the call could
-        // reject is two pieces on one square, so that is the error it maps to.
-        let board = Board::try_from_bitboards(
-            ByRole {
-                pawn: Bitboard(roles[0]),
-                knight: Bitboard(roles[1]),
-                bishop: Bitboard(roles[2]),
-                rook: Bitboard(roles[3]),
-                queen: Bitboard(roles[4]),
-                king: Bitboard(roles[5]),
-            },
-            ByColor {
-                white: Bitboard(colors[0]),
-                black: Bitboard(colors[1]),
-            },
-        )
-        .map_err(|_| SfenError::PiecesOverlap)?;
-
-        check_material(&board, &counts)?;
-        check_castling(&board, castling)?;
-        let ep_square = match ep_raw {
+        let turn = head.turn;
+        check_material(&board, &men.counts)?;
+        check_castling(&board, tail.castling)?;
+        let ep_square = match tail.ep_square {
             Some(ep) => check_ep(&board, turn, ep)?,
             None => None,
         };
-        let their_king = if turn == Color::White { bk_sq } else { wk_sq };
+        let their_king = match turn {
+            Color::White => Square::new(head.black_king),
+            Color::Black => Square::new(head.white_king),
+        };
         if board.attacks_to(their_king, turn, board.occupied()).any() {
             return Err(SfenError::OppositeCheck(!turn));
         }
@@ -191,10 +84,10 @@ impl PackedSfen {
         Ok(DecodedSfen {
             board,
             turn,
-            castling,
+            castling: tail.castling,
             ep_square,
-            rule50: (rule50_low | (rule50_high << 6)) as u8,
-            fullmove: (fm_low | (fm_high << 8)) as u16,
+            rule50: tail.rule50,
+            fullmove: tail.fullmove,
         })
     }
 

@@ -106,9 +106,5 @@ impl Drop for Engine {
     }
 }
 
-// The core's test-data helper; its `pub` items are the core's test API.
-#[path = "../../../core/tests/support/test_data.rs"]
-#[allow(unreachable_pub)]
-mod test_data;
 #[allow(unused_imports)]
-pub(crate) use test_data::test_data_text;
+pub(crate) use nnue_test_support::test_data_text;

@@ -17,6 +17,8 @@ use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Once;
 
+use thiserror::Error;
+
 // With `panic = "abort"` a corrupt file would kill the process instead of
 // giving an error; refuse to build that way.
 #[cfg(panic = "abort")]
@@ -39,13 +41,20 @@ fn install_quiet_hook() {
     });
 }
 
-/// Runs `f`, returning the panic message instead of unwinding further.
-pub fn contain<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+/// A panic caught inside the decoder, with its message (the caller reports
+/// it as corrupt move text of the entry being decoded).
+#[derive(Debug, Error)]
+#[error("{0}")]
+pub(crate) struct DecoderPanic(pub(crate) String);
+
+/// Runs `f`, returning the panic (with its message) instead of unwinding
+/// further.
+pub(crate) fn contain<T>(f: impl FnOnce() -> T) -> Result<T, DecoderPanic> {
     install_quiet_hook();
     let outer = CONTAINED.with(|c| c.replace(true));
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     CONTAINED.with(|c| c.set(outer));
-    result.map_err(|payload| panic_message(payload.as_ref()))
+    result.map_err(|payload| DecoderPanic(panic_message(payload.as_ref())))
 }
 
 fn panic_message(payload: &(dyn Any + Send)) -> String {

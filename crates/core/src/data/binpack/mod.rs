@@ -6,7 +6,7 @@
 //! `nnue_data_binpack_format.h`, byte-exact with it); this module adds
 //! what the crate leaves to its callers: chunk-header validation, errors
 //! that name the file, chunk and entry, containment of decoder panics on
-//! corrupt input ([`guard`]), validation of every decoded entry, error
+//! corrupt input (the `guard` module), validation of every decoded entry, error
 //! reporting on write, and the translation to and from our 40-byte
 //! records ([`convert`]).
 

@@ -9,7 +9,7 @@ use memmap2::Mmap;
 use sfbinpack::ChunkReader;
 
 use super::convert::packed_from_entry;
-use super::guard::contain;
+use super::guard::{contain, DecoderPanic};
 use crate::data::error::{ChunkError, DataError};
 use crate::data::record::{decode_fast, RecordPolicy, TrainingRecord};
 use crate::packed::PackedSfenValue;
@@ -231,7 +231,7 @@ impl Entries<'_> {
                     reason,
                 },
             },
-            Err(detail) => ChunkError::CorruptMoveText {
+            Err(DecoderPanic(detail)) => ChunkError::CorruptMoveText {
                 entry: location.entry,
                 detail,
             },

@@ -11,10 +11,15 @@ use crate::packed::{GameResult, MoveError, PackedSfen, PackedSfenValue, SfMove, 
 /// The five value keys of a record, in the order Stockfish writes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlainKey {
+    /// `fen`: the position.
     Fen,
+    /// `move`: the best move, in UCI notation.
     Move,
+    /// `score`: the search score, side to move's view.
     Score,
+    /// `ply`: the game ply of the position.
     Ply,
+    /// `result`: the game result, side to move's view (1, 0, -1).
     Result,
 }
 

@@ -11,9 +11,11 @@
 //! count and skip bad records (`--skip-invalid`) instead of stopping.
 
 mod entry;
+mod file_writer;
 mod reader;
 mod writer;
 
 pub use entry::{PlainEntry, PlainKey};
+pub use file_writer::PlainFileWriter;
 pub use reader::PlainReader;
 pub use writer::PlainWriter;

@@ -1,7 +1,7 @@
 //! Six worked PackedSfenValue records: the bytes the binpack library of Stockfish's
 //! `tools` branch (`convertPlainToBin`) writes for these `.plain` entries (section 1.6
 //! of the team's format reference, checked against that packer). Shared by the
-//! core and gensfen tests (included with `#[path]`, so one copy serves both crates).
+//! core and gensfen tests.
 
 /// formats.md 1.6: (fen, uci move, score, ply, result, 40-byte hex).
 pub const WORKED: [(&str, &str, i16, u16, i8, &str); 6] = [

@@ -1,12 +1,11 @@
 //! Where the reference vectors are: `tests/data/` at the workspace root (see its
-//! README for where each file came from). Included with `#[path]` by the tests of
-//! every crate. Only the repository itself is searched, so a fresh clone passes.
-
-#![allow(dead_code)]
+//! README for where each file came from). Only the repository itself is
+//! searched, so a fresh clone passes.
 
 use std::path::PathBuf;
 
-/// A file of `tests/data/`.
+/// A file of `tests/data/` (found from this crate's folder, a sibling of every
+/// crate of the workspace).
 pub fn test_data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/data")
