@@ -8,9 +8,9 @@ use nnue_core::packed::{GameResult, PackedSfen, PackedSfenValue, SfMove};
 use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
 
 #[allow(unused_imports)]
-pub use nnue_test_support::{test_data, test_data_bytes, test_data_text};
+pub(crate) use nnue_test_support::{test_data, test_data_bytes, test_data_text};
 
-pub fn unhex(s: &str) -> Vec<u8> {
+pub(crate) fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
@@ -18,10 +18,10 @@ pub fn unhex(s: &str) -> Vec<u8> {
 }
 
 /// formats.md 1.6 worked records: (fen, move, score, ply, result, hex).
-pub use nnue_test_support::WORKED;
+pub(crate) use nnue_test_support::WORKED;
 
 /// The 100 (fen, packed bytes) rows of tests/data/packed_sfen.tsv.
-pub fn vectors() -> Vec<(String, [u8; 32])> {
+pub(crate) fn vectors() -> Vec<(String, [u8; 32])> {
     let text = test_data_text("packed_sfen.tsv");
     let rows: Vec<_> = text
         .lines()
@@ -41,7 +41,7 @@ pub fn vectors() -> Vec<(String, [u8; 32])> {
 /// A `.bin` image: the six worked records verbatim, then one record per
 /// vector row with the Stockfish-packed bytes and a legal move. Padding of
 /// the vector records is 0 (what gensfen writes), so tests see it change.
-pub fn reference_bin() -> Vec<u8> {
+pub(crate) fn reference_bin() -> Vec<u8> {
     let mut out = Vec::new();
     for w in WORKED {
         out.extend_from_slice(&unhex(w.5));
@@ -70,7 +70,7 @@ pub fn reference_bin() -> Vec<u8> {
 }
 
 /// A fresh empty directory under the system temp dir, removed on drop.
-pub struct TempDir(PathBuf);
+pub(crate) struct TempDir(PathBuf);
 
 impl std::ops::Deref for TempDir {
     type Target = Path;
@@ -85,7 +85,7 @@ impl Drop for TempDir {
     }
 }
 
-pub fn temp_dir(tag: &str) -> TempDir {
+pub(crate) fn temp_dir(tag: &str) -> TempDir {
     static N: AtomicU32 = AtomicU32::new(0);
     let dir = std::env::temp_dir().join(format!(
         "nnue-gensfen-{tag}-{}-{}",
@@ -98,7 +98,7 @@ pub fn temp_dir(tag: &str) -> TempDir {
 }
 
 /// Names of the files in `dir`, sorted.
-pub fn listing(dir: &Path) -> Vec<String> {
+pub(crate) fn listing(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .expect("read dir")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
@@ -108,7 +108,7 @@ pub fn listing(dir: &Path) -> Vec<String> {
 }
 
 /// Runs the real `nnue-gen-sfen` binary with `args`.
-pub fn run(args: &[&str]) -> std::process::Output {
+pub(crate) fn run(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_nnue-gen-sfen"))
         .args(args)
         .output()
@@ -116,15 +116,15 @@ pub fn run(args: &[&str]) -> std::process::Output {
 }
 
 /// A temporary path as a command-line argument.
-pub fn p(path: &Path) -> &str {
+pub(crate) fn p(path: &Path) -> &str {
     path.to_str().expect("utf-8 temp path")
 }
 
 /// Every error is one line with this prefix.
-pub const ERROR_PREFIX: &str = "nnue-gen-sfen: error: ";
+pub(crate) const ERROR_PREFIX: &str = "nnue-gen-sfen: error: ";
 
 /// The exit code and the one error line (without its prefix) of a failed run.
-pub fn failure(out: &std::process::Output) -> (i32, String) {
+pub(crate) fn failure(out: &std::process::Output) -> (i32, String) {
     let text = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(text.lines().count(), 1, "one error line expected: {text:?}");
     let msg = text
@@ -135,7 +135,7 @@ pub fn failure(out: &std::process::Output) -> (i32, String) {
 }
 
 /// The standard output of a run that must have succeeded.
-pub fn stdout(out: &std::process::Output) -> String {
+pub(crate) fn stdout(out: &std::process::Output) -> String {
     assert!(
         out.status.success(),
         "{}",

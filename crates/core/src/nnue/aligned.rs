@@ -20,7 +20,7 @@ pub struct Aligned<T: Copy + Default> {
 impl<T: Copy + Default> Aligned<T> {
     /// `len` default values.
     pub fn new(len: usize) -> Aligned<T> {
-        let size = std::mem::size_of::<T>().max(1);
+        let size = size_of::<T>().max(1);
         let slack = ALIGN / size;
         let buf = vec![T::default(); len + slack];
         let misalign = (buf.as_ptr() as usize) % ALIGN;

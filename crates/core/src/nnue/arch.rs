@@ -132,7 +132,7 @@ impl Architecture {
         spec: &str,
         half_dims: usize,
         hidden: &[usize],
-    ) -> Result<Architecture, crate::features::FeatureSetError> {
+    ) -> Result<Architecture, FeatureSetError> {
         let set = FeatureSet::parse(spec)?;
         Ok(Architecture {
             feature_set: set.name().to_string(),

@@ -76,7 +76,7 @@ impl PackedSfenValue {
         score: i16,
         mv: &Move,
         game_ply: u16,
-        result: super::GameResult,
+        result: GameResult,
     ) -> PackedSfenValue {
         PackedSfenValue {
             sfen: PackedSfen::from_position(pos),

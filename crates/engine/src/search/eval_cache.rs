@@ -20,7 +20,7 @@ pub(crate) struct EvalCache {
 impl EvalCache {
     /// A cache of the largest power of two of slots in `mb` MiB (at least one slot).
     pub(crate) fn new(mb: usize) -> EvalCache {
-        let wanted = ((mb << 20) / std::mem::size_of::<u64>()).max(1);
+        let wanted = ((mb << 20) / size_of::<u64>()).max(1);
         let size = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         EvalCache {
             slots: vec![0; size],

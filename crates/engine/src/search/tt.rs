@@ -55,7 +55,7 @@ impl TranspositionTable {
     /// A table of about `mb` MiB, or an error if the memory is not available (a
     /// `Hash` value larger than the machine must not abort the engine).
     pub fn try_new(mb: usize) -> Result<TranspositionTable, HashError> {
-        let count = ((mb.max(1) << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let count = ((mb.max(1) << 20) / size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets
             .try_reserve_exact(count)

@@ -15,7 +15,7 @@ pub struct Dedup {
 impl Dedup {
     /// A table of the largest power of two of keys fitting in `mib` MiB.
     pub fn new(mib: usize) -> Dedup {
-        let keys = (mib << 20) / std::mem::size_of::<u64>();
+        let keys = (mib << 20) / size_of::<u64>();
         if keys == 0 {
             return Dedup {
                 slots: Vec::new(),
