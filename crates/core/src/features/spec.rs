@@ -5,6 +5,7 @@
 //! term   := factor ( '*' factor )*      product, left-associative
 //! factor := BLOCK | '(' spec ')'
 //! BLOCK  := HalfKP | All | K | King-All | H | V | D1 | D2 | PH | PV | MB | MC
+//!         | MBp | MCp | T | KAm4 | KAm8
 //! ```
 //! Block names are case-sensitive, whitespace is ignored, and `King-All` is the same
 //! features as `K*All` under its thesis name. Examples: `HalfKP`, `All+H+V`,
@@ -13,11 +14,13 @@
 use super::algebra::{Named, Product, Sum};
 use super::all::All;
 use super::block::FeatureBlock;
+use super::buckets::{KingBuckets, MirroredKingAll};
 use super::halfkp::HalfKp;
 use super::king::King;
 use super::lines::{LineKind, Lines};
-use super::mobility::{MobilityBoard, MobilityCount};
+use super::mobility::{MobilityBoard, MobilityBoardPseudo, MobilityCount, MobilityCountPseudo};
 use super::pairs::{PairKind, Pairs};
+use super::threats::Threats;
 
 /// A feature-set name that does not follow the grammar.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,8 +35,9 @@ pub struct FeatureSetError {
 }
 
 /// The names [`parse`] accepts for single blocks.
-pub const BLOCK_NAMES: [&str; 12] = [
-    "HalfKP", "All", "K", "King-All", "H", "V", "D1", "D2", "PH", "PV", "MB", "MC",
+pub const BLOCK_NAMES: [&str; 17] = [
+    "HalfKP", "All", "K", "King-All", "H", "V", "D1", "D2", "PH", "PV", "MB", "MC", "MBp", "MCp",
+    "T", "KAm4", "KAm8",
 ];
 
 /// Builds the block called `name`, if there is one.
@@ -54,6 +58,11 @@ pub fn block(name: &str) -> Option<Box<dyn FeatureBlock>> {
         "PV" => Box::new(Pairs(PairKind::Vertical)),
         "MB" => Box::new(MobilityBoard),
         "MC" => Box::new(MobilityCount),
+        "MBp" => Box::new(MobilityBoardPseudo),
+        "MCp" => Box::new(MobilityCountPseudo),
+        "T" => Box::new(Threats),
+        "KAm4" => Box::new(MirroredKingAll(KingBuckets::Four)),
+        "KAm8" => Box::new(MirroredKingAll(KingBuckets::Eight)),
         _ => return None,
     })
 }
@@ -152,4 +161,44 @@ pub fn parse(spec: &str) -> Result<Box<dyn FeatureBlock>, FeatureSetError> {
         return Err(parser.error("too many features"));
     }
     Ok(block)
+}
+
+/// Blocks whose name meant something else in files written before they took it:
+/// `MB` and `MC` were the per-piece pseudo-legal blocks now called `MBp` and `MCp`.
+const RENAMED: [(&str, &str); 2] = [("MB", "MBp"), ("MC", "MCp")];
+
+/// A feature-set name as a file written before the rename meant it: every `MB`
+/// block becomes `MBp` and every `MC` block `MCp` (the rest of the text is
+/// unchanged); `None` if the name has neither.
+///
+/// ```
+/// use nnue_core::features::spec::legacy_name;
+/// assert_eq!(legacy_name("All+MB+MC").as_deref(), Some("All+MBp+MCp"));
+/// assert_eq!(legacy_name("K*(MC+H)").as_deref(), Some("K*(MCp+H)"));
+/// assert_eq!(legacy_name("All+MBp"), None);
+/// ```
+pub fn legacy_name(spec: &str) -> Option<String> {
+    let mut out = String::with_capacity(spec.len() + 4);
+    let mut word = String::new();
+    let mut renamed = false;
+    let mut flush = |word: &mut String, out: &mut String| {
+        match RENAMED.iter().find(|(old, _)| old == word) {
+            Some((_, new)) => {
+                out.push_str(new);
+                renamed = true;
+            }
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in spec.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    renamed.then_some(out)
 }
