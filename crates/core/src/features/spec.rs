@@ -167,22 +167,25 @@ pub fn parse(spec: &str) -> Result<Box<dyn FeatureBlock>, FeatureSetError> {
 /// `MB` and `MC` were the per-piece pseudo-legal blocks now called `MBp` and `MCp`.
 const RENAMED: [(&str, &str); 2] = [("MB", "MBp"), ("MC", "MCp")];
 
-/// A feature-set name as a file written before the rename meant it: every `MB`
-/// block becomes `MBp` and every `MC` block `MCp` (the rest of the text is
-/// unchanged); `None` if the name has neither.
-///
-/// ```
-/// use nnue_core::features::spec::legacy_name;
-/// assert_eq!(legacy_name("All+MB+MC").as_deref(), Some("All+MBp+MCp"));
-/// assert_eq!(legacy_name("K*(MC+H)").as_deref(), Some("K*(MCp+H)"));
-/// assert_eq!(legacy_name("All+MBp"), None);
-/// ```
-pub fn legacy_name(spec: &str) -> Option<String> {
-    let mut out = String::with_capacity(spec.len() + 4);
+/// How block names are spelled in the text a network file's feature hash is taken
+/// from: `MBp` and `MCp` keep the hash of the names they had (`MB`, `MC`), and the
+/// thesis blocks that took those names hash as `MB#thesis` and `MC#thesis`, so a
+/// file tells by its hash which of the two it was written for.
+const HASHED_AS: [(&str, &str); 4] = [
+    ("MB", "MB#thesis"),
+    ("MC", "MC#thesis"),
+    ("MBp", "MB"),
+    ("MCp", "MC"),
+];
+
+/// Replaces every block name of `spec` found in `map` (one pass, whole names only);
+/// the flag says whether any was replaced.
+fn rename_blocks(spec: &str, map: &[(&str, &str)]) -> (String, bool) {
+    let mut out = String::with_capacity(spec.len() + 16);
     let mut word = String::new();
     let mut renamed = false;
     let mut flush = |word: &mut String, out: &mut String| {
-        match RENAMED.iter().find(|(old, _)| old == word) {
+        match map.iter().find(|(old, _)| old == word) {
             Some((_, new)) => {
                 out.push_str(new);
                 renamed = true;
@@ -200,5 +203,32 @@ pub fn legacy_name(spec: &str) -> Option<String> {
         }
     }
     flush(&mut word, &mut out);
-    renamed.then_some(out)
+    (out, renamed)
+}
+
+/// A feature-set name as a file written before the rename meant it: every `MB`
+/// block becomes `MBp` and every `MC` block `MCp` (the rest of the text is
+/// unchanged); `None` if the name has neither.
+///
+/// ```
+/// use nnue_core::features::spec::legacy_name;
+/// assert_eq!(legacy_name("All+MB+MC").as_deref(), Some("All+MBp+MCp"));
+/// assert_eq!(legacy_name("K*(MC+H)").as_deref(), Some("K*(MCp+H)"));
+/// assert_eq!(legacy_name("All+MBp"), None);
+/// ```
+pub fn legacy_name(spec: &str) -> Option<String> {
+    let (name, renamed) = rename_blocks(spec, &RENAMED);
+    renamed.then_some(name)
+}
+
+/// The text a network file's feature hash is computed from, for the canonical
+/// name `spec`: the name itself, except for the blocks in the table above.
+///
+/// ```
+/// use nnue_core::features::spec::hash_name;
+/// assert_eq!(hash_name("All+H+V"), "All+H+V");
+/// assert_eq!(hash_name("All+MBp+MC"), "All+MB+MC#thesis");
+/// ```
+pub fn hash_name(spec: &str) -> String {
+    rename_blocks(spec, &HASHED_AS).0
 }
