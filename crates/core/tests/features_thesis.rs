@@ -173,3 +173,25 @@ fn sizes_and_names_round_trip() {
         assert_eq!(FeatureSet::parse(set.name()).unwrap().size(), size);
     }
 }
+
+#[test]
+fn pairs_follow_the_thesis_index() {
+    // line * 144 + role1 * 24 + c1 * 12 + role2 * 2 + c2, first piece the one nearer
+    // a (ranks) or the own back rank (files). Start position, White: on the a-file
+    // the own rook a1 is followed by the own pawn a2: 0 * 144 + 3 * 24 + 0 + 0 + 0.
+    let start = Board::new();
+    assert!(active("PV", &start, Color::White).contains(&72));
+    // Along rank 1 the own king e1 is followed by the own bishop f1: 0 * 144 +
+    // 5 * 24 + 0 * 12 + 2 * 2 + 0 = 124.
+    assert!(active("PH", &start, Color::White).contains(&124));
+    // Counted by hand, a position from the thesis code's tests. Files: a 3 pieces
+    // -> 2 pairs, b 1, c 3, d 4, e 3, f 3, g 4, h 0 = 20 pairs, all different
+    // features. Ranks: 8: 3, 7: 3, 6: 5, 5: 0, 4: 2, 3: 0, 2: 4, 1: 4 = 21 pairs,
+    // but rank 7's three pawn-pawn pairs are one feature and rank 2's four another
+    // (a feature is on while its count is above zero): 21 - 2 - 3 = 16.
+    let b = board("r2b1rk1/3p1ppp/ppnqp1P1/2p5/2P1Q1P1/8/PP1PPP2/2RNBKR1 w - - 2 12");
+    for perspective in [Color::White, Color::Black] {
+        assert_eq!(active("PV", &b, perspective).len(), 20);
+        assert_eq!(active("PH", &b, perspective).len(), 16);
+    }
+}
