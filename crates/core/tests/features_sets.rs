@@ -19,8 +19,12 @@ fn sizes_match_the_thesis() {
         ("K*All", 49152),
         ("HalfKP", 41024),
         ("K", 64),
-        // The thesis reports 206; our derivation gives 160 (see features::mobility).
-        ("MC", 160),
+        ("MC", 206),
+        ("MBp", 768),
+        ("MCp", 160),
+        ("T", 9216),
+        ("KAm4", 4 * 768),
+        ("KAm8", 8 * 768),
         ("All+H+V", 960),
         ("K*(H+V)", 64 * 192),
     ];
@@ -130,7 +134,7 @@ fn perspectives_mirror_with_colours_swapped() {
     mirrored.flip_vertical();
     mirrored.swap_colors();
     for spec in [
-        "All", "H", "V", "D1", "D2", "PH", "PV", "MB", "MC", "King-All",
+        "All", "H", "V", "D1", "D2", "PH", "PV", "MB", "MC", "MBp", "MCp", "T", "King-All",
     ] {
         let set = FeatureSet::parse(spec).unwrap();
         assert_eq!(
@@ -174,15 +178,19 @@ fn thesis_blocks_on_the_start_position() {
     // their pawn-their piece, per file; planes: a,h rook; b,g knight; c,f bishop; d q; e k.
     // Distinct (file, pair) features: 8 files × 3 pairs = 24.
     assert_eq!(count("PV"), 24);
-    // Mobility at the start: own pawns have 2 moves (16 destinations a3..h4), knights
-    // 2 each; the same for the opponent.
-    let mb = FeatureSet::parse("MB")
+    // Pseudo-legal mobility at the start: own pawns have 2 moves (16 destinations
+    // a3..h4), knights 2 each; the same for the opponent.
+    let mb = FeatureSet::parse("MBp")
         .unwrap()
         .active_sorted(&board, Color::White);
     assert_eq!(mb.len(), 2 * (16 + 4));
     // Counts: pawns 2, knights 2, every other piece 0, for both colours.
-    let mc = FeatureSet::parse("MC")
+    let mc = FeatureSet::parse("MCp")
         .unwrap()
         .active_sorted(&board, Color::White);
     assert_eq!(mc.len(), 2 * 6);
+    // The thesis' MB: single steps only, 2 × (8 + 4); MC one feature per
+    // (role, colour) (hand counts in tests/features_thesis.rs).
+    assert_eq!(count("MB"), 2 * (8 + 4));
+    assert_eq!(count("MC"), 12);
 }

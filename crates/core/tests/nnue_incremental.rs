@@ -112,8 +112,17 @@ fn changes_turn_active_lists_into_each_other() {
         "PV",
         "MB",
         "MC",
+        "MBp",
+        "MCp",
+        "T",
+        "KAm4",
+        "KAm8",
         "All+H+V",
         "K*(H+V)+MC",
+        "All+MB",
+        "All+MC",
+        "All+T",
+        "KAm8+T",
     ];
     for spec in specs {
         let set = FeatureSet::parse(spec).unwrap();
@@ -179,7 +188,7 @@ fn changes_turn_active_lists_into_each_other() {
 /// Accumulator stack vs. fresh refresh for every set, every kernel.
 #[test]
 fn incremental_equals_refresh_for_every_set_and_kernel() {
-    let cases: [(&str, usize, &[usize]); 12] = [
+    let cases: [(&str, usize, &[usize]); 20] = [
         ("HalfKP", 64, &[32, 32]),
         ("All", 48, &[8]),
         ("King-All", 32, &[8]),
@@ -191,7 +200,15 @@ fn incremental_equals_refresh_for_every_set_and_kernel() {
         ("PV", 32, &[8]),
         ("MB", 72, &[16]),
         ("MC", 64, &[8]),
+        ("MBp", 24, &[8]),
+        ("MCp", 24, &[8]),
+        ("T", 24, &[8]),
+        ("KAm4", 32, &[8]),
+        ("KAm8", 32, &[8]),
         ("All+H+V", 80, &[15, 7]),
+        ("All+MB", 16, &[8]),
+        ("All+MC", 16, &[8]),
+        ("All+T", 16, &[8]),
     ];
     let kernels = Kernel::available();
     for (k, (spec, half, hidden)) in cases.iter().enumerate() {

@@ -29,7 +29,7 @@ fn random_positions(seed: u64, games: usize, plies: usize) -> Vec<Chess> {
     out
 }
 
-const SPECS: [&str; 8] = [
+const SPECS: [&str; 10] = [
     "HalfKP",
     "All",
     "King-All",
@@ -38,6 +38,8 @@ const SPECS: [&str; 8] = [
     "All+MB+MC",
     "K*(H+V)",
     "(K+H)*(V+K)",
+    "All+T+MBp+MCp",
+    "KAm4+KAm8",
 ];
 
 #[test]
@@ -84,6 +86,9 @@ fn max_active_values() {
         ("All+H+V", 96),
         ("K*(H+V)", 64),
         ("MB", 768),
+        ("MC", 12),
+        ("T", 256),
+        ("KAm8", 32),
     ] {
         assert_eq!(FeatureSet::parse(spec).unwrap().max_active(), max, "{spec}");
     }

@@ -14,12 +14,19 @@
 //! | `H`, `V` | 96 | [`lines`] |
 //! | `D1`, `D2` | 180 | [`lines`] |
 //! | `PH`, `PV` | 1152 | [`pairs`] |
-//! | `MB` | 768 | [`mobility`] |
-//! | `MC` | 160 | [`mobility`] (thesis: 206, see there) |
+//! | `MB` | 768 | [`mobility`] (thesis definition) |
+//! | `MC` | 206 | [`mobility`] (thesis definition) |
+//! | `MBp` | 768 | [`mobility`] (per-piece pseudo-legal; `MB` before) |
+//! | `MCp` | 160 | [`mobility`] (per-piece pseudo-legal; `MC` before) |
+//! | `T` | 9216 | [`threats`] |
+//! | `KAm4`, `KAm8` | 3072, 6144 | [`buckets`] (mirrored, king-bucketed All) |
+//!
+//! `docs/FEATURES.md` lists every block with its orientation and update cost.
 
 pub mod algebra;
 pub mod all;
 pub mod block;
+pub mod buckets;
 pub mod change;
 pub mod context;
 pub mod delta;
@@ -30,6 +37,7 @@ pub mod mobility;
 pub mod orient;
 pub mod pairs;
 pub mod spec;
+pub mod threats;
 
 use shakmaty::{Board, Color};
 

@@ -4,7 +4,13 @@
 //!
 //! On the perspective's relative board, PH pairs run from the a-file towards the
 //! h-file and PV pairs from the perspective's own back rank forward:
-//! `index = 144 * line + 12 * plane(first) + plane(second)`.
+//! `index = 144 * line + 12 * plane(first) + plane(second)`, which is the thesis'
+//! `line·144 + role1·24 + c1·12 + role2·2 + c2` (plane = `2 * role + c`).
+//!
+//! Names: our `PV` (pairs along a file) is the thesis text's PV and its code's `ph`;
+//! our `PH` (pairs along a rank) is the text's PH and the code's `pv`. Two pairs of
+//! the same kinds on one line are one feature (the thesis counts them and treats
+//! the feature as on while the count is above zero: the same input).
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, Square};
 

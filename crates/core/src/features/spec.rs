@@ -5,6 +5,7 @@
 //! term   := factor ( '*' factor )*      product, left-associative
 //! factor := BLOCK | '(' spec ')'
 //! BLOCK  := HalfKP | All | K | King-All | H | V | D1 | D2 | PH | PV | MB | MC
+//!         | MBp | MCp | T | KAm4 | KAm8
 //! ```
 //! Block names are case-sensitive, whitespace is ignored, and `King-All` is the same
 //! features as `K*All` under its thesis name. Examples: `HalfKP`, `All+H+V`,
@@ -13,11 +14,13 @@
 use super::algebra::{Named, Product, Sum};
 use super::all::All;
 use super::block::FeatureBlock;
+use super::buckets::{KingBuckets, MirroredKingAll};
 use super::halfkp::HalfKp;
 use super::king::King;
 use super::lines::{LineKind, Lines};
-use super::mobility::{MobilityBoard, MobilityCount};
+use super::mobility::{MobilityBoard, MobilityBoardPseudo, MobilityCount, MobilityCountPseudo};
 use super::pairs::{PairKind, Pairs};
+use super::threats::Threats;
 
 /// A feature-set name that does not follow the grammar.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,8 +35,9 @@ pub struct FeatureSetError {
 }
 
 /// The names [`parse`] accepts for single blocks.
-pub const BLOCK_NAMES: [&str; 12] = [
-    "HalfKP", "All", "K", "King-All", "H", "V", "D1", "D2", "PH", "PV", "MB", "MC",
+pub const BLOCK_NAMES: [&str; 17] = [
+    "HalfKP", "All", "K", "King-All", "H", "V", "D1", "D2", "PH", "PV", "MB", "MC", "MBp", "MCp",
+    "T", "KAm4", "KAm8",
 ];
 
 /// Builds the block called `name`, if there is one.
@@ -54,6 +58,11 @@ pub fn block(name: &str) -> Option<Box<dyn FeatureBlock>> {
         "PV" => Box::new(Pairs(PairKind::Vertical)),
         "MB" => Box::new(MobilityBoard),
         "MC" => Box::new(MobilityCount),
+        "MBp" => Box::new(MobilityBoardPseudo),
+        "MCp" => Box::new(MobilityCountPseudo),
+        "T" => Box::new(Threats),
+        "KAm4" => Box::new(MirroredKingAll(KingBuckets::Four)),
+        "KAm8" => Box::new(MirroredKingAll(KingBuckets::Eight)),
         _ => return None,
     })
 }
@@ -152,4 +161,74 @@ pub fn parse(spec: &str) -> Result<Box<dyn FeatureBlock>, FeatureSetError> {
         return Err(parser.error("too many features"));
     }
     Ok(block)
+}
+
+/// Blocks whose name meant something else in files written before they took it:
+/// `MB` and `MC` were the per-piece pseudo-legal blocks now called `MBp` and `MCp`.
+const RENAMED: [(&str, &str); 2] = [("MB", "MBp"), ("MC", "MCp")];
+
+/// How block names are spelled in the text a network file's feature hash is taken
+/// from: `MBp` and `MCp` keep the hash of the names they had (`MB`, `MC`), and the
+/// thesis blocks that took those names hash as `MB#thesis` and `MC#thesis`, so a
+/// file tells by its hash which of the two it was written for.
+const HASHED_AS: [(&str, &str); 4] = [
+    ("MB", "MB#thesis"),
+    ("MC", "MC#thesis"),
+    ("MBp", "MB"),
+    ("MCp", "MC"),
+];
+
+/// Replaces every block name of `spec` found in `map` (one pass, whole names only);
+/// the flag says whether any was replaced.
+fn rename_blocks(spec: &str, map: &[(&str, &str)]) -> (String, bool) {
+    let mut out = String::with_capacity(spec.len() + 16);
+    let mut word = String::new();
+    let mut renamed = false;
+    let mut flush = |word: &mut String, out: &mut String| {
+        match map.iter().find(|(old, _)| old == word) {
+            Some((_, new)) => {
+                out.push_str(new);
+                renamed = true;
+            }
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in spec.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    (out, renamed)
+}
+
+/// A feature-set name as a file written before the rename meant it: every `MB`
+/// block becomes `MBp` and every `MC` block `MCp` (the rest of the text is
+/// unchanged); `None` if the name has neither.
+///
+/// ```
+/// use nnue_core::features::spec::legacy_name;
+/// assert_eq!(legacy_name("All+MB+MC").as_deref(), Some("All+MBp+MCp"));
+/// assert_eq!(legacy_name("K*(MC+H)").as_deref(), Some("K*(MCp+H)"));
+/// assert_eq!(legacy_name("All+MBp"), None);
+/// ```
+pub fn legacy_name(spec: &str) -> Option<String> {
+    let (name, renamed) = rename_blocks(spec, &RENAMED);
+    renamed.then_some(name)
+}
+
+/// The text a network file's feature hash is computed from, for the canonical
+/// name `spec`: the name itself, except for the blocks in the table above.
+///
+/// ```
+/// use nnue_core::features::spec::hash_name;
+/// assert_eq!(hash_name("All+H+V"), "All+H+V");
+/// assert_eq!(hash_name("All+MBp+MC"), "All+MB+MC#thesis");
+/// ```
+pub fn hash_name(spec: &str) -> String {
+    rename_blocks(spec, &HASHED_AS).0
 }

@@ -20,6 +20,12 @@
 //! for HalfKP; for every other set it is the 32-bit FNV-1a hash of the canonical
 //! name's bytes (`0x811C9DC5` offset basis, `0x01000193` prime), so any two sets with
 //! different names get different hashes and the hash is reproducible from the name.
+//! The one exception is the mobility rename: `MBp` and `MCp` hash as `MB` and `MC`
+//! (the names files written before the rename give them), and the thesis' `MB` and
+//! `MC` as `MB#thesis` and `MC#thesis` ([`crate::features::spec::hash_name`]). A
+//! file whose description says `MB` or `MC` is read as the thesis block when its
+//! hash says so, and as `MBp`/`MCp` otherwise (for `MC` its feature count, 160
+//! instead of 206, tells as well).
 
 use crate::features::{FeatureSet, FeatureSetError};
 
@@ -164,6 +170,12 @@ impl Architecture {
 
     /// The description string (see the module docs).
     pub fn description(&self) -> String {
+        self.description_named(&self.described_feature_name())
+    }
+
+    /// The description with `feature_name` in the place of the feature set's name
+    /// (a file of a renamed block keeps the name it was written with).
+    fn description_named(&self, feature_name: &str) -> String {
         let slice = 2 * self.half_dims;
         let mut net = format!("InputSlice[{slice}(0:{slice})]");
         let layers = self.affine_layers();
@@ -175,10 +187,7 @@ impl Architecture {
         }
         format!(
             "Features={}[{}->{}x2],Network={}",
-            self.described_feature_name(),
-            self.inputs,
-            self.half_dims,
-            net
+            feature_name, self.inputs, self.half_dims, net
         )
     }
 
@@ -233,14 +242,38 @@ impl Architecture {
             half_dims,
             hidden,
         };
-        arch.validate()?;
-        if arch.description() != description {
+        // A file written when `MB`/`MC` named today's `MBp`/`MCp` says `MC` with
+        // 160 features: read it as the block it was written for.
+        let checked = arch.validate().map(|()| arch.clone());
+        let arch = match (checked, arch.legacy()) {
+            (Ok(arch), _) => arch,
+            (Err(ArchitectureError::FeatureCount { .. }), Some(legacy))
+                if legacy.validate().is_ok() =>
+            {
+                legacy
+            }
+            (Err(e), _) => return Err(e),
+        };
+        let expected = arch.description_named(described_name);
+        if expected != description {
             return Err(ArchitectureError::NotExact {
                 summary: arch.summary(),
                 expected: arch.description(),
             });
         }
         Ok(arch)
+    }
+
+    /// This architecture with every `MB`/`MC` block read as it was before the thesis
+    /// blocks took those names (`MBp`/`MCp`), if the set has any; see
+    /// [`crate::features::spec::legacy_name`]. Files of either kind say `MB` in
+    /// their description; their hashes tell them apart (the module docs).
+    pub fn legacy(&self) -> Option<Architecture> {
+        let feature_set = crate::features::spec::legacy_name(&self.feature_set)?;
+        Some(Architecture {
+            feature_set,
+            ..self.clone()
+        })
     }
 
     /// Checks sizes: feature count matches the set, no zero widths, sizes that fit
@@ -280,7 +313,7 @@ impl Architecture {
         let feature = if self.feature_set == "HalfKP" {
             HALFKP_FEATURE_HASH
         } else {
-            fnv1a32(self.feature_set.as_bytes())
+            fnv1a32(crate::features::spec::hash_name(&self.feature_set).as_bytes())
         };
         let slice = 2 * self.half_dims as u32;
         let transformer = feature ^ slice;

@@ -168,6 +168,13 @@ fn read_header<'a>(r: &mut Reader<'a>) -> Result<Header<'a>, NetworkError> {
             })
         }
     };
+    // A file written when `MB`/`MC` named today's `MBp`/`MCp` has their hash.
+    let arch = match arch.legacy() {
+        Some(legacy) if arch.hashes().file != file_hash && legacy.hashes().file == file_hash => {
+            legacy
+        }
+        _ => arch,
+    };
     let expected = arch.hashes().file;
     if expected != file_hash {
         return Err(NetworkError::Mismatch {
