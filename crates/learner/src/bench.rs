@@ -11,8 +11,8 @@ use crate::data::{
 use crate::error::LearnError;
 use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
 use crate::model::{Extractor, Model, ModelShape};
+use crate::optim::slots::ModelSlots;
 use crate::optim::{Optimizer, OptimizerKind, Step};
-use crate::train::slots::ModelSlots;
 use crate::train::step::{train_step, LossSetting, Workspace};
 
 #[derive(clap::Args, Clone, Debug)]

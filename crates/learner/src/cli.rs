@@ -200,9 +200,16 @@ pub struct TrainArgs {
     /// Checkpoints and per-epoch nets go here.
     #[arg(long)]
     pub checkpoint_dir: Option<PathBuf>,
-    /// Continue from the checkpoint in --checkpoint-dir.
+    /// Continue from the checkpoint in --checkpoint-dir (its files, the CSV and
+    /// the plot may be replaced; options that differ from the checkpoint's are an
+    /// error naming each, unless --force).
     #[arg(long)]
     pub resume: bool,
+    /// Replace existing outputs; with --resume, continue although options differ
+    /// from the checkpoint's (not the model's shape or the optimizer). An input
+    /// file is never overwritten.
+    #[arg(long)]
+    pub force: bool,
     /// Save a net and a checkpoint every N epochs.
     #[arg(long, default_value_t = 1)]
     pub save_every: u64,

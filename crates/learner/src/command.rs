@@ -154,6 +154,7 @@ pub fn config_of(args: &TrainArgs) -> Result<TrainConfig, LearnError> {
         output_net: args.output_net.clone(),
         checkpoint_dir: args.checkpoint_dir.clone(),
         resume: args.resume,
+        force: args.force,
         save_every: args.save_every,
         loss_output_interval: args.loss_output_interval,
         csv: args
@@ -186,10 +187,7 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, LearnErr
 /// Runs `nnue-learn train`.
 pub fn run_train(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
     let config = config_of(args)?;
-    if let Some(dir) = &config.checkpoint_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| LearnError::io(dir, "cannot create checkpoint directory", e))?;
-    }
+    crate::train::outputs::prepare_outputs(&config)?;
     let pool = thread_pool(args.threads)?;
     println!(
         "training {} on {} ({} threads)",

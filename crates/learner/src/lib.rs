@@ -8,6 +8,7 @@ pub mod cli;
 pub mod command;
 pub mod data;
 pub mod error;
+pub mod history;
 pub mod info;
 pub mod loss;
 pub mod model;

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use nnue_core::nnue::{random_network, Architecture};
+use nnue_core::output::{write_atomic, OutputCheck};
 
 use crate::command::parse_widths;
 use crate::error::LearnError;
@@ -28,6 +29,9 @@ pub struct RandomNetArgs {
     /// Output file.
     #[arg(long)]
     pub out: PathBuf,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Parses `--arch` text `<features>:<M>:<hidden,...>`.
@@ -58,12 +62,12 @@ pub fn run(args: &RandomNetArgs) -> Result<String, LearnError> {
             parse_widths(&args.hidden)?,
         ),
     };
+    OutputCheck::new(OutputCheck::mode_from_flags(args.force, false)).check(&args.out)?;
     let arch = Architecture::new(&features, half, &hidden)?;
     let net = random_network(&arch, args.seed)?;
     let bytes = net.to_bytes();
     let target = args.out.display().to_string();
-    std::fs::write(&args.out, &bytes)
-        .map_err(|e| LearnError::io(&args.out, "cannot write file", e))?;
+    write_atomic(&args.out, &bytes)?;
     Ok(format!(
         "wrote:         {target} (seed {})\n{}",
         args.seed,

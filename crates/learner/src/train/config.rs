@@ -50,6 +50,9 @@ pub struct TrainConfig {
     pub output_net: PathBuf,
     pub checkpoint_dir: Option<PathBuf>,
     pub resume: bool,
+    /// Replace existing outputs, and resume a checkpoint whose settings differ
+    /// from this run's (`--force`).
+    pub force: bool,
     /// Save a net and a checkpoint every this many epochs.
     pub save_every: u64,
     /// Print nodchip's figures every this many positions.

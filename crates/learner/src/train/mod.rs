@@ -3,11 +3,12 @@
 pub mod accuracy;
 pub mod batches;
 pub mod config;
-pub mod history;
+pub mod outputs;
 pub mod plot;
 pub mod report;
+pub mod settings;
 pub mod setup;
-pub mod slots;
+pub use crate::optim::slots;
 pub mod sparse;
 pub mod step;
 pub mod validation;
@@ -21,8 +22,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 pub use config::{TrainConfig, ValidationSource};
 
-use crate::checkpoint::{write_atomic, Checkpoint};
+use nnue_core::output::write_atomic;
+
+use crate::checkpoint::Checkpoint;
 use crate::error::LearnError;
+use crate::history;
 use crate::loss::Figures;
 use crate::model::Model;
 use crate::optim::Verdict;
@@ -52,6 +56,7 @@ pub fn train(
     stop: &AtomicBool,
     out: &mut dyn Write,
 ) -> Result<Outcome, LearnError> {
+    outputs::prepare_outputs(config)?;
     let mut run = Run::prepare(config)?;
     let started = Instant::now();
     let resumed_at = run.state.positions;
@@ -316,7 +321,7 @@ impl Run<'_> {
         let bytes = net.to_bytes();
         if let Some(dir) = &self.config.checkpoint_dir {
             let epoch = self.state.schedule.epoch;
-            write_atomic(&dir.join(format!("epoch-{epoch}.nnue")), &bytes)?;
+            write_atomic(dir.join(outputs::epoch_net_name(epoch)), &bytes)?;
             self.checkpoint().save(dir)?;
         }
         if final_net || self.config.checkpoint_dir.is_none() {
@@ -328,7 +333,7 @@ impl Run<'_> {
     fn checkpoint(&self) -> Checkpoint {
         let s = &self.state;
         Checkpoint {
-            identity: self.identity.clone(),
+            settings: self.settings.clone(),
             current: s.current.clone(),
             snapshot: s.snapshot.clone(),
             schedule: s.schedule.clone(),
