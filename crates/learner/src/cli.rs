@@ -222,6 +222,12 @@ pub struct TrainArgs {
     /// Loss plot PNG [default: the output net with .png].
     #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// Stop with an error (exit 1) when the validation loss stays above its
+    /// starting value for this many reports in a row (a loss that is not a
+    /// number stops the run at once); nothing is saved from the diverged weights.
+    #[arg(long, default_value_t = crate::train::divergence::DEFAULT_PATIENCE,
+          value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
+    pub divergence_patience: u32,
     /// No progress bar.
     #[arg(long)]
     pub no_progress: bool,

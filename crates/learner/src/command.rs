@@ -166,6 +166,7 @@ pub fn config_of(args: &TrainArgs) -> Result<TrainConfig, LearnError> {
             .clone()
             .unwrap_or_else(|| beside(&args.output_net, "png")),
         progress: !args.no_progress,
+        divergence_patience: args.divergence_patience,
         stop_after_batches: args.stop_after_batches,
     })
 }

@@ -59,6 +59,9 @@ pub struct TrainConfig {
     pub loss_output_interval: u64,
     pub csv: PathBuf,
     pub plot: PathBuf,
+    /// Validation reports in a row above the starting loss that stop the run
+    /// as diverged (see [`super::divergence`]).
+    pub divergence_patience: u32,
     /// Show the progress bar.
     pub progress: bool,
     /// Stop (as if interrupted) after this many batches of this invocation; for
