@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use nnue_core::cli::exit;
 use nnue_core::data::DataError;
 use nnue_core::features::FeatureSetError;
-use nnue_core::nnue::{ArchitectureError, NetworkError};
+use nnue_core::nnue::{ArchitectureError, NetworkError, RangeError};
 use nnue_core::output::OutputError;
 
 use crate::checkpoint::codec::CodecError;
@@ -57,6 +57,10 @@ pub enum LearnError {
         path: PathBuf,
         problem: InitNetError,
     },
+    /// The trained net's evaluation could leave the engine's range (it would
+    /// be refused when loaded); nothing is written.
+    #[error("{}: {error}; not written (lower --lr?)", path.display())]
+    Range { path: PathBuf, error: RangeError },
     /// The run diverged; says why and what was kept.
     #[error("training diverged: {0}")]
     Diverged(String),

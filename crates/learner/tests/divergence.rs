@@ -68,3 +68,47 @@ fn a_huge_learning_rate_stops_as_diverged_without_a_net() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_net_beyond_the_engine_range_is_not_exported() {
+    let dir = common::temp_dir("range");
+    let out = dir.join("o.nnue");
+    let data = common::sample_bin();
+    // Divergence detection off in effect: the export check still refuses.
+    let (ok, code, _, stderr) = common::learn(&[
+        "train",
+        "--train",
+        data.to_str().unwrap(),
+        "--lr",
+        "1e9",
+        "--divergence-patience",
+        "100",
+        "--feature-set",
+        "All",
+        "--ft-size",
+        "16",
+        "--hidden",
+        "4",
+        "--epochs",
+        "2",
+        "--epoch-size",
+        "3000",
+        "--batch-size",
+        "500",
+        "--threads",
+        "1",
+        "--no-progress",
+        "--output-net",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok && code == 1, "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "nnue-learn: error: {}: its evaluation can reach 134219744 internal units, beyond \
+             the engine's limit of ±31871; not written (lower --lr?)\n",
+            out.display()
+        )
+    );
+    assert!(!out.exists());
+}

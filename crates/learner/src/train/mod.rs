@@ -23,6 +23,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 pub use config::{TrainConfig, ValidationSource};
 
+use nnue_core::nnue::check_range;
 use nnue_core::output::write_atomic;
 
 use crate::checkpoint::Checkpoint;
@@ -355,6 +356,10 @@ impl Run<'_> {
     /// of the net named by epoch). Returns the number of clamped parameters.
     fn save(&self, final_net: bool) -> Result<usize, LearnError> {
         let (net, report) = self.state.current.model.export()?;
+        check_range(&net).map_err(|error| LearnError::Range {
+            path: self.config.output_net.clone(),
+            error,
+        })?;
         let bytes = net.to_bytes();
         if let Some(dir) = &self.config.checkpoint_dir {
             let epoch = self.state.schedule.epoch;
