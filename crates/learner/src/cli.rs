@@ -31,6 +31,9 @@ pub enum Command {
     /// Write a reproducible pseudo-random net of any architecture (SplitMix64, as
     /// shared/tools/make_random_halfkp.py; HalfKP 256x2-32-32 gives identical bytes).
     RandomNet(crate::random_net::RandomNetArgs),
+    /// Compare a net's evaluations with the scores of training data: Pearson
+    /// correlation and mean absolute difference over a sample of positions.
+    Check(crate::commands::check::CheckArgs),
 }
 
 /// `nnue-learn train`. A repeated option takes its last value.

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod checkpoint;
 pub mod cli;
 pub mod command;
+pub mod commands;
 pub mod data;
 pub mod error;
 pub mod history;
@@ -27,5 +28,6 @@ pub fn run(command: cli::Command, stop: &AtomicBool) -> Result<String, LearnErro
         cli::Command::Bench(args) => bench::run(&args),
         cli::Command::Info(args) => info::run(&args),
         cli::Command::RandomNet(args) => random_net::run(&args),
+        cli::Command::Check(args) => commands::check::run(&args),
     }
 }
