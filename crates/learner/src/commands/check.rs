@@ -29,14 +29,14 @@ pub struct CheckArgs {
     #[arg(long, num_args = 1.., required = true)]
     pub data: Vec<PathBuf>,
     /// Positions sampled, evenly spread over the data (every k-th record).
-    #[arg(long, default_value_t = DEFAULT_COUNT, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    #[arg(long, default_value_t = DEFAULT_COUNT, value_parser = super::at_least::<usize>(1))]
     pub count: usize,
     /// Sample only the last part of the data, as `train` holds it out for
     /// validation (0: all of it).
     #[arg(long, default_value_t = 0.0, value_parser = fraction)]
     pub held_out: f64,
     /// Leave out positions whose |score| is at least this.
-    #[arg(long, default_value_t = DEFAULT_SCORE_LIMIT, value_parser = clap::value_parser!(i32).range(1..))]
+    #[arg(long, default_value_t = DEFAULT_SCORE_LIMIT, value_parser = super::at_least::<i32>(1))]
     pub score_limit: i32,
     /// Print the figures as one JSON object.
     #[arg(long)]

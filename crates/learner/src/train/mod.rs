@@ -2,6 +2,7 @@
 
 pub mod accuracy;
 pub mod batches;
+pub mod builder;
 pub mod config;
 pub mod divergence;
 pub mod outputs;
@@ -21,6 +22,7 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+pub use builder::TrainConfigBuilder;
 pub use config::{TrainConfig, ValidationSource};
 
 use nnue_core::nnue::check_range;
