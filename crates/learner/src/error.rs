@@ -11,6 +11,7 @@ use nnue_core::output::OutputError;
 
 use crate::checkpoint::codec::CodecError;
 use crate::model::load::InitNetError;
+use crate::train::divergence::DivergenceError;
 
 /// A failure of a `nnue-learn` command.
 #[derive(Debug, thiserror::Error)]
@@ -61,12 +62,18 @@ pub enum LearnError {
     /// be refused when loaded); nothing is written.
     #[error("{}: {error}; not written (lower --lr?)", path.display())]
     Range { path: PathBuf, error: RangeError },
-    /// The run diverged; says why and what was kept.
-    #[error("training diverged: {0}")]
-    Diverged(String),
-    /// Training stopped early (Ctrl-C, SIGTERM); says what was saved.
-    #[error("interrupted: {0}")]
-    Interrupted(String),
+    /// The run diverged; nothing of the diverged weights was saved.
+    #[error("training diverged: {0}; stopped without saving these weights (files saved before are kept)")]
+    Diverged(#[from] DivergenceError),
+    /// Training stopped early (Ctrl-C, SIGTERM, the testing hook).
+    #[error("interrupted: {}", match saved_in {
+        Some(dir) => format!("checkpoint saved in {}; continue with --resume", dir.display()),
+        None => "no --checkpoint-dir, nothing saved to resume from".to_string(),
+    })]
+    Interrupted {
+        /// The checkpoint directory, when a checkpoint was saved.
+        saved_in: Option<PathBuf>,
+    },
 }
 
 impl LearnError {
@@ -91,7 +98,7 @@ impl LearnError {
                 exit::USAGE
             }
             LearnError::Output(e) if e.is_usage() => exit::USAGE,
-            LearnError::Interrupted(_) => exit::INTERRUPTED,
+            LearnError::Interrupted { .. } => exit::INTERRUPTED,
             _ => exit::FAILURE,
         }
     }

@@ -22,7 +22,7 @@ fn main() -> ExitCode {
         Ok(text) => PROGRAM.report(&text),
         Err(e) => {
             let code = match (&e, signal.exit_status()) {
-                (LearnError::Interrupted(_), Some(status)) => status,
+                (LearnError::Interrupted { .. }, Some(status)) => status,
                 _ => e.exit_code(),
             };
             PROGRAM.fail(&e.to_string(), code)

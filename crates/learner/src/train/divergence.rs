@@ -8,11 +8,29 @@
 //! start the periodic saves are skipped, so the files a diverged run leaves
 //! are those of its last good epoch.
 
-use crate::error::LearnError;
-
 /// Reports in a row above the starting validation loss that stop a run
 /// (`--divergence-patience`'s default).
 pub const DEFAULT_PATIENCE: u32 = 3;
+
+/// Why a run was judged diverged.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DivergenceError {
+    /// A training batch's loss is not a finite number.
+    #[error("training loss {loss} after {positions} positions")]
+    TrainingLoss { loss: f64, positions: u64 },
+    /// A validation loss is not a finite number.
+    #[error("validation loss {loss} {when}")]
+    ValidationLoss { loss: f64, when: String },
+    /// The validation loss stayed above the start for `patience` reports.
+    #[error("validation loss {loss:.6} {when} is above the starting {start:.6} for {reports} reports in a row (--divergence-patience {patience})")]
+    Above {
+        loss: f64,
+        when: String,
+        start: f64,
+        reports: u32,
+        patience: u32,
+    },
+}
 
 /// The divergence test of one run.
 #[derive(Clone, Debug)]
@@ -39,21 +57,18 @@ impl Divergence {
     }
 
     /// Checks the loss of one training batch.
-    pub fn check_training(&self, loss: f64, positions: u64) -> Result<(), LearnError> {
+    pub fn check_training(&self, loss: f64, positions: u64) -> Result<(), DivergenceError> {
         if loss.is_finite() {
             return Ok(());
         }
-        Err(LearnError::Diverged(format!(
-            "training loss {loss} after {positions} positions"
-        )))
+        Err(DivergenceError::TrainingLoss { loss, positions })
     }
 
     /// Checks a validation loss; `when` says where in the run it was measured.
-    pub fn check_validation(&mut self, loss: f64, when: &str) -> Result<(), LearnError> {
+    pub fn check_validation(&mut self, loss: f64, when: &str) -> Result<(), DivergenceError> {
+        let when = when.to_string();
         if !loss.is_finite() {
-            return Err(LearnError::Diverged(format!(
-                "validation loss {loss} {when}"
-            )));
+            return Err(DivergenceError::ValidationLoss { loss, when });
         }
         if loss > self.start {
             self.above += 1;
@@ -61,10 +76,13 @@ impl Divergence {
             self.above = 0;
         }
         if self.above >= self.patience {
-            return Err(LearnError::Diverged(format!(
-                "validation loss {loss:.6} {when} is above the starting {:.6} for {} reports in a row (--divergence-patience {})",
-                self.start, self.above, self.patience
-            )));
+            return Err(DivergenceError::Above {
+                loss,
+                when,
+                start: self.start,
+                reports: self.above,
+                patience: self.patience,
+            });
         }
         Ok(())
     }
@@ -84,7 +102,7 @@ mod tests {
         let e = d.check_validation(0.8, "at epoch 4").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "training diverged: validation loss 0.800000 at epoch 4 is above the starting 0.500000 for 2 reports in a row (--divergence-patience 2)"
+            "validation loss 0.800000 at epoch 4 is above the starting 0.500000 for 2 reports in a row (--divergence-patience 2)"
         );
     }
 
@@ -92,14 +110,14 @@ mod tests {
     fn a_loss_that_is_not_a_number_stops_at_once() {
         let mut d = Divergence::new(3, 0.5);
         let e = d.check_validation(f64::NAN, "at epoch 1").unwrap_err();
+        assert_eq!(e.to_string(), "validation loss NaN at epoch 1");
+        // As the command prints it.
         assert_eq!(
-            e.to_string(),
-            "training diverged: validation loss NaN at epoch 1"
+            crate::error::LearnError::from(e).to_string(),
+            "training diverged: validation loss NaN at epoch 1; stopped without saving these \
+             weights (files saved before are kept)"
         );
         let e = d.check_training(f64::INFINITY, 300).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "training diverged: training loss inf after 300 positions"
-        );
+        assert_eq!(e.to_string(), "training loss inf after 300 positions");
     }
 }

@@ -93,12 +93,7 @@ pub fn train(
     ctx.divergence = Divergence::new(config.divergence_patience, start_loss);
     if let Err(e) = run.train_epochs(&mut ctx) {
         ctx.bar.finish_and_clear();
-        return Err(match e {
-            LearnError::Diverged(why) => LearnError::Diverged(format!(
-                "{why}; stopped without saving these weights (files saved before are kept)"
-            )),
-            other => other,
-        });
+        return Err(e);
     }
     ctx.bar.finish_and_clear();
     let clamped = run.save(true)?;
@@ -396,17 +391,11 @@ impl Run<'_> {
 
     /// Saves what can be resumed and says so in the error.
     fn interrupt(&self) -> Result<LearnError, LearnError> {
-        Ok(match &self.config.checkpoint_dir {
-            Some(dir) => {
-                self.checkpoint().save(dir)?;
-                LearnError::Interrupted(format!(
-                    "checkpoint saved in {}; continue with --resume",
-                    dir.display()
-                ))
-            }
-            None => LearnError::Interrupted(
-                "no --checkpoint-dir, nothing saved to resume from".to_string(),
-            ),
+        if let Some(dir) = &self.config.checkpoint_dir {
+            self.checkpoint().save(dir)?;
+        }
+        Ok(LearnError::Interrupted {
+            saved_in: self.config.checkpoint_dir.clone(),
         })
     }
 }
