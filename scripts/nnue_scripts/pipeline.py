@@ -267,13 +267,18 @@ def check(run, args, net, data):
     if run.done(step):
         return
     started = time.time()
-    pairs = [(f, s) for f, s in sample_positions(run, data, CORRELATION_SAMPLE, args.check_held_out) if abs(s) < CORRELATION_SCORE_LIMIT]
-    evals = engine_evals(net, [f for f, _ in pairs])
-    r = pearson(evals, [s for _, s in pairs])
-    print(f"[{step}] correlation of {net}'s evaluations with the training scores: {r:.3f} over {len(pairs)} positions")
+    held_out = ["--held-out", str(HELD_OUT_FRACTION)] if args.check_held_out else []
+    out = subprocess.run([binary("nnue-learn"), "check", "--net", net, "--data", data, "--count", str(CORRELATION_SAMPLE),
+                          "--score-limit", str(CORRELATION_SCORE_LIMIT), *held_out, "--json"], text=True, capture_output=True)
+    if out.returncode != 0:
+        sys.exit(f"pipeline.py: error: nnue-learn check failed: {out.stderr.strip()}")
+    figures = json.loads(out.stdout)
+    r, positions = figures["correlation"], figures["positions"]
+    print(f"[{step}] correlation of {net}'s evaluations with the training scores: {r:.3f} over {positions} positions"
+          f" (mean absolute difference {figures['mean_absolute_difference']:.1f})")
     if r < args.min_correlation:
         sys.exit(f"pipeline.py: error: correlation {r:.3f} is below {args.min_correlation}")
-    run.finish(step, started, correlation=round(r, 4), positions=len(pairs))
+    run.finish(step, started, correlation=round(r, 4), positions=positions)
 
 
 def match(run, args, net):

@@ -3,9 +3,15 @@
 
 use std::path::PathBuf;
 
+use nnue_core::cli::exit;
 use nnue_core::data::DataError;
 use nnue_core::features::FeatureSetError;
-use nnue_core::nnue::{ArchitectureError, NetworkError};
+use nnue_core::nnue::{ArchitectureError, NetworkError, RangeError};
+use nnue_core::output::OutputError;
+
+use crate::checkpoint::codec::CodecError;
+use crate::model::load::InitNetError;
+use crate::train::divergence::DivergenceError;
 
 /// A failure of a `nnue-learn` command.
 #[derive(Debug, thiserror::Error)]
@@ -21,6 +27,9 @@ pub enum LearnError {
     Network(#[from] NetworkError),
     #[error(transparent)]
     Data(#[from] DataError),
+    /// An output path the output rule refuses, or a write that failed.
+    #[error(transparent)]
+    Output(#[from] OutputError),
     /// Training data without a single usable position.
     #[error("{0}")]
     NoData(String),
@@ -30,19 +39,41 @@ pub enum LearnError {
         what: &'static str,
         error: std::io::Error,
     },
-    /// A checkpoint that cannot be resumed from.
-    #[error("{}: {problem}", path.display())]
-    Checkpoint { path: PathBuf, problem: String },
+    /// A checkpoint that cannot be read.
+    #[error("{}: cannot --resume: {problem}", path.display())]
+    Checkpoint { path: PathBuf, problem: CodecError },
+    /// A checkpoint written by a run with other settings than this command line.
+    #[error("{}: cannot --resume: {}{}", path.display(), differences.join("; "), if *forceable { " (--force resumes anyway)" } else { "" })]
+    ResumeMismatch {
+        path: PathBuf,
+        differences: Vec<String>,
+        /// Whether `--force` would accept the differences (not so for the
+        /// model's shape or the optimizer, whose saved state would not fit).
+        forceable: bool,
+    },
     /// An `--init-net` file that does not fit the run (a file of another
     /// architecture, or a parameter that cannot be represented).
     #[error("{}: {problem}", path.display())]
-    InitNet { path: PathBuf, problem: String },
-    /// The export would not be a faithful quantization of the float model.
-    #[error("export: {0}")]
-    Export(String),
-    /// Training stopped early (Ctrl-C); says what was saved.
-    #[error("interrupted: {0}")]
-    Interrupted(String),
+    InitNet {
+        path: PathBuf,
+        problem: InitNetError,
+    },
+    /// The trained net's evaluation could leave the engine's range (it would
+    /// be refused when loaded); nothing is written.
+    #[error("{}: {error}; not written (lower --lr?)", path.display())]
+    Range { path: PathBuf, error: RangeError },
+    /// The run diverged; nothing of the diverged weights was saved.
+    #[error("training diverged: {0}; stopped without saving these weights (files saved before are kept)")]
+    Diverged(#[from] DivergenceError),
+    /// Training stopped early (Ctrl-C, SIGTERM, the testing hook).
+    #[error("interrupted: {}", match saved_in {
+        Some(dir) => format!("checkpoint saved in {}; continue with --resume", dir.display()),
+        None => "no --checkpoint-dir, nothing saved to resume from".to_string(),
+    })]
+    Interrupted {
+        /// The checkpoint directory, when a checkpoint was saved.
+        saved_in: Option<PathBuf>,
+    },
 }
 
 impl LearnError {
@@ -55,12 +86,20 @@ impl LearnError {
         }
     }
 
-    /// The process exit code: 2 for usage errors (bad options, an unknown feature
-    /// set, an architecture a `.nnue` file cannot hold), 1 for every other failure.
+    /// The process exit status: [`exit::USAGE`] for usage errors (bad options,
+    /// an unknown feature set, an architecture a `.nnue` file cannot hold, an
+    /// output the output rule refuses), [`exit::INTERRUPTED`] for a run stopped
+    /// without a signal (the testing hook), [`exit::FAILURE`] for every other
+    /// failure. A run stopped by a signal exits with that signal's status, which
+    /// the caller knows.
     pub fn exit_code(&self) -> u8 {
         match self {
-            LearnError::Usage(_) | LearnError::FeatureSet(_) | LearnError::Architecture(_) => 2,
-            _ => 1,
+            LearnError::Usage(_) | LearnError::FeatureSet(_) | LearnError::Architecture(_) => {
+                exit::USAGE
+            }
+            LearnError::Output(e) if e.is_usage() => exit::USAGE,
+            LearnError::Interrupted { .. } => exit::INTERRUPTED,
+            _ => exit::FAILURE,
         }
     }
 }

@@ -2,17 +2,15 @@
 //! optimizers, checkpoints, export through the core) and the net tools. The binary
 //! only parses arguments and prints.
 
-pub mod bench;
 pub mod checkpoint;
 pub mod cli;
-pub mod command;
+pub mod commands;
 pub mod data;
 pub mod error;
-pub mod info;
+pub mod history;
 pub mod loss;
 pub mod model;
 pub mod optim;
-pub mod random_net;
 pub mod train;
 
 use std::sync::atomic::AtomicBool;
@@ -22,9 +20,10 @@ pub use error::LearnError;
 /// Runs a parsed command; the text to print on success.
 pub fn run(command: cli::Command, stop: &AtomicBool) -> Result<String, LearnError> {
     match command {
-        cli::Command::Train(args) => command::run_train(&args, stop),
-        cli::Command::Bench(args) => bench::run(&args),
-        cli::Command::Info(args) => info::run(&args),
-        cli::Command::RandomNet(args) => random_net::run(&args),
+        cli::Command::Train(args) => commands::train::run(&args, stop),
+        cli::Command::Bench(args) => commands::bench::run(&args),
+        cli::Command::Info(args) => commands::info::run(&args),
+        cli::Command::RandomNet(args) => commands::random_net::run(&args),
+        cli::Command::Check(args) => commands::check::run(&args),
     }
 }

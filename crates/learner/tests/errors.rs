@@ -6,9 +6,16 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-/// Runs `nnue-learn train` with `args` plus a small model writing `out`;
-/// returns (exit code, stderr).
+/// Runs `nnue-learn train --force` with `args` plus a small model writing
+/// `out`; returns (exit code, stderr).
 fn train(out: &Path, args: &[&str]) -> (i32, String) {
+    let mut forced = vec!["--force"];
+    forced.extend(args);
+    train_as_given(out, &forced)
+}
+
+/// Runs `nnue-learn train` with `args` plus a small model writing `out`.
+fn train_as_given(out: &Path, args: &[&str]) -> (i32, String) {
     let mut all = vec![
         "train",
         "--feature-set",
@@ -207,6 +214,23 @@ fn bad_options_are_usage_errors() {
     );
 }
 
+/// Asserts that `args` (no `--force`) fail with `code` and one line holding
+/// every needle, and that `out` was not created.
+fn fails_fresh(out: &Path, args: &[&str], code: i32, needles: &[&str]) {
+    let _ = std::fs::remove_file(out);
+    let (got, err) = train_as_given(out, args);
+    assert_eq!(got, code, "{args:?}: {err}");
+    assert!(err.starts_with("nnue-learn: error: "), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    for needle in needles {
+        assert!(
+            err.contains(needle),
+            "{args:?}: missing {needle:?} in {err}"
+        );
+    }
+    assert!(!out.exists(), "{args:?} wrote the net");
+}
+
 #[test]
 fn an_incompatible_resume_is_refused() {
     let dir = common::temp_dir("errors-resume");
@@ -217,53 +241,62 @@ fn an_incompatible_resume_is_refused() {
     let first = dir.join("first.nnue");
     let (code, err) = train(&first, &["--train", s, "--checkpoint-dir", &c]);
     assert_eq!(code, 0, "{err}");
-    fails(
-        &out,
+    let resume = |extra: &[&str]| {
+        let mut args = vec!["--train", s, "--checkpoint-dir", &c, "--resume"];
+        args.extend(extra);
+        args.iter().map(|a| a.to_string()).collect::<Vec<_>>()
+    };
+    let refused = |extra: &[&str], needles: &[&str]| {
+        let args = resume(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        fails_fresh(&out, &args, 1, needles);
+    };
+    refused(
+        &["--ft-size", "8"],
+        &["checkpoint.bin: cannot --resume: --ft-size: checkpoint 16, command line 8"],
+    );
+    // The shape cannot be forced: the saved weights would not fit.
+    refused(
+        &["--ft-size", "8", "--force"],
+        &["--ft-size: checkpoint 16, command line 8"],
+    );
+    refused(
+        &["--optimizer", "sgd"],
+        &["--optimizer: checkpoint adam, command line sgd"],
+    );
+    // Every difference is named, and --force is offered.
+    refused(
+        &["--seed", "9", "--lr", "0.002"],
         &[
-            "--train",
-            s,
-            "--checkpoint-dir",
-            &c,
-            "--resume",
-            "--ft-size",
-            "8",
-        ],
-        1,
-        &[
-            "checkpoint.bin",
-            "cannot --resume",
-            "All 768->16x2-4-1",
-            "All 768->8x2-4-1",
+            "--lr: checkpoint 0.001, command line 0.002; --seed: checkpoint 0, command line 9 (--force resumes anyway)",
         ],
     );
-    fails(
-        &out,
+    refused(
+        &["--loss", "mse-value", "--validation-fraction", "0.1"],
         &[
-            "--train",
-            s,
-            "--checkpoint-dir",
-            &c,
-            "--resume",
-            "--optimizer",
-            "sgd",
+            "--validation-fraction: checkpoint 0.05, command line 0.1",
+            "--loss: checkpoint elmo, command line mse-value",
         ],
-        1,
-        &["optimizer is Adam, this run's is Sgd"],
     );
-    fails(
-        &out,
+    let other = dir.join("other.bin");
+    std::fs::copy(common::sample_bin(), &other).unwrap();
+    refused(
+        &["--train", other.to_str().unwrap()],
         &[
-            "--train",
-            s,
-            "--checkpoint-dir",
-            &c,
-            "--resume",
-            "--seed",
-            "9",
+            "--train: checkpoint ",
+            "sf_tools_sample.bin, command line ",
+            "other.bin",
         ],
-        1,
-        &["seed is 0, this run's is 9"],
     );
+    // With --force a run whose learning rate differs resumes.
+    let (code, err) = train_as_given(
+        &out,
+        &resume(&["--lr", "0.002", "--force"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(code, 0, "{err}");
     let empty = dir.join("empty");
     let e = empty.to_str().unwrap();
     fails(

@@ -52,8 +52,17 @@ fn random_net_then_info() {
         "description:   Features=All+H+V[960->64x2],Network=AffineTransform[1<-8](ClippedReLU[8](AffineTransform[8<-16](ClippedReLU[16](AffineTransform[16<-128](InputSlice[128(0:128)])))))"
     ));
 
+    // The file exists now: replacing it needs --force.
+    let (ok, _, stderr) = learn(&make);
+    assert!(!ok);
+    assert_eq!(
+        stderr,
+        format!("nnue-learn: error: {path_text}: already exists (use --force to replace it)\n")
+    );
     // Same seed, same bytes.
-    let (ok, _, _) = learn(&make);
+    let mut forced = make.to_vec();
+    forced.push("--force");
+    let (ok, _, _) = learn(&forced);
     assert!(ok);
     assert!(std::fs::read(&path).unwrap() == first);
 
@@ -66,6 +75,7 @@ fn random_net_then_info() {
         "All+H+V:64:16,8",
         "--out",
         path_text,
+        "--force",
     ]);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("All+H+V 960->64x2-16-8-1"));
@@ -85,7 +95,14 @@ fn random_net_then_info() {
         stderr.contains(path_text) && stderr.contains("truncated"),
         "{stderr}"
     );
-    let (ok, _, stderr) = learn(&["random-net", "--features", "Bogus", "--out", path_text]);
+    let (ok, _, stderr) = learn(&[
+        "random-net",
+        "--features",
+        "Bogus",
+        "--out",
+        path_text,
+        "--force",
+    ]);
     assert!(!ok);
     assert!(stderr.contains("unknown block 'Bogus'"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -5,6 +5,15 @@
 /// the expected and found values.
 #[derive(Debug, thiserror::Error)]
 pub enum NetworkError {
+    /// A net whose evaluation can leave the engine's range (see
+    /// [`super::range`]): a diverged training run's, or damaged weights.
+    #[error(
+        "{source_name}: {error}; refusing the net (its weights are not those of a converged run)"
+    )]
+    Range {
+        source_name: String,
+        error: super::range::RangeError,
+    },
     /// The first four bytes are not the version word of any `.nnue` file (or the
     /// file is shorter than that): said first, before any detail, since the usual
     /// cause is a wrong path.

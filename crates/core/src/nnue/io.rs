@@ -278,14 +278,19 @@ impl Network {
                 len: bytes.len() as u64,
             });
         }
-        Network::assemble(
+        let net = Network::assemble(
             arch,
             Some(raw.to_vec()),
             ft_biases,
             ft_weights,
             layers,
             source,
-        )
+        )?;
+        super::range::check_range(&net).map_err(|error| NetworkError::Range {
+            source_name: source.to_string(),
+            error,
+        })?;
+        Ok(net)
     }
 
     /// Reads a `.nnue` file.

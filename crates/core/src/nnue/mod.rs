@@ -11,6 +11,7 @@ pub mod io;
 pub mod network;
 pub mod quant;
 pub mod random;
+pub mod range;
 pub mod sha256;
 pub mod simd;
 
@@ -20,6 +21,7 @@ pub use error::NetworkError;
 pub use network::{AffineLayer, Network, Scratch};
 pub use quant::{FloatAffine, ParameterKind, QuantizationReport};
 pub use random::random_network;
+pub use range::{check_range, RangeError, EVAL_LIMIT};
 pub use simd::Kernel;
 
 /// Raw network output per internal unit (Stockfish's `FV_SCALE`).

@@ -1,6 +1,49 @@
 //! Little-endian encoding of checkpoint fields, with reads that report what was
 //! missing instead of panicking on a short or damaged file.
 
+/// Why a checkpoint could not be read back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CodecError {
+    #[error("not an nnue-learn checkpoint (bad magic bytes)")]
+    BadMagic,
+    #[error("checkpoint version {found}, this build reads {supported}")]
+    Version { found: u32, supported: u32 },
+    #[error("truncated: {what} needs {needed} bytes at offset {offset} of {len}")]
+    Truncated {
+        what: String,
+        needed: usize,
+        offset: usize,
+        len: usize,
+    },
+    #[error("{what}: {count} values of {unit} bytes do not fit in the {left} bytes left at offset {offset}")]
+    TooLong {
+        what: String,
+        count: u64,
+        unit: usize,
+        left: u64,
+        offset: usize,
+    },
+    #[error("{0} is not UTF-8")]
+    NotUtf8(String),
+    #[error("{what}: {found} values, the model needs {needed}")]
+    Shape {
+        what: String,
+        found: usize,
+        needed: usize,
+    },
+    #[error("{what}: {found} values, expected {expected}")]
+    Count {
+        what: &'static str,
+        found: usize,
+        expected: usize,
+    },
+    #[error("trailing bytes after the checkpoint")]
+    Trailing,
+    /// The saved data stream does not fit this run's data.
+    #[error(transparent)]
+    Stream(#[from] crate::data::stream::StreamMismatch),
+}
+
 /// Appends fields to a byte buffer.
 #[derive(Default)]
 pub struct Writer {
@@ -60,81 +103,87 @@ impl<'a> Reader<'a> {
         self.pos == self.bytes.len()
     }
 
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], CodecError> {
         let end = self
             .pos
             .checked_add(n)
             .filter(|&e| e <= self.bytes.len())
-            .ok_or_else(|| {
-                format!(
-                    "truncated: {what} needs {n} bytes at offset {} of {}",
-                    self.pos,
-                    self.bytes.len()
-                )
+            .ok_or_else(|| CodecError::Truncated {
+                what: what.to_string(),
+                needed: n,
+                offset: self.pos,
+                len: self.bytes.len(),
             })?;
         let s = &self.bytes[self.pos..end];
         self.pos = end;
         Ok(s)
     }
 
-    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], String> {
+    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], CodecError> {
         let mut a = [0u8; N];
         a.copy_from_slice(self.take(N, what)?);
         Ok(a)
     }
 
-    pub fn u8(&mut self, what: &str) -> Result<u8, String> {
+    pub fn u8(&mut self, what: &str) -> Result<u8, CodecError> {
         Ok(self.take(1, what)?[0])
     }
-    pub fn u32(&mut self, what: &str) -> Result<u32, String> {
+    pub fn u32(&mut self, what: &str) -> Result<u32, CodecError> {
         Ok(u32::from_le_bytes(self.array(what)?))
     }
-    pub fn u64(&mut self, what: &str) -> Result<u64, String> {
+    pub fn u64(&mut self, what: &str) -> Result<u64, CodecError> {
         Ok(u64::from_le_bytes(self.array(what)?))
     }
-    pub fn f64(&mut self, what: &str) -> Result<f64, String> {
+    pub fn f64(&mut self, what: &str) -> Result<f64, CodecError> {
         Ok(f64::from_le_bytes(self.array(what)?))
     }
 
     /// A length that must fit in the rest of the file at `unit` bytes each.
-    fn len(&mut self, unit: usize, what: &str) -> Result<usize, String> {
+    fn len(&mut self, unit: usize, what: &str) -> Result<usize, CodecError> {
         let n = self.u64(what)?;
         let left = (self.bytes.len() - self.pos) as u64;
         if n.saturating_mul(unit as u64) > left {
-            return Err(format!(
-                "{what}: {n} values of {unit} bytes do not fit in the {left} bytes left at offset {}",
-                self.pos
-            ));
+            return Err(CodecError::TooLong {
+                what: what.to_string(),
+                count: n,
+                unit,
+                left,
+                offset: self.pos,
+            });
         }
         Ok(n as usize)
     }
 
-    pub fn str(&mut self, what: &str) -> Result<String, String> {
+    pub fn str(&mut self, what: &str) -> Result<String, CodecError> {
         let n = self.len(1, what)?;
         let b = self.take(n, what)?;
-        String::from_utf8(b.to_vec()).map_err(|_| format!("{what} is not UTF-8"))
+        String::from_utf8(b.to_vec()).map_err(|_| CodecError::NotUtf8(what.to_string()))
     }
-    pub fn f32s(&mut self, what: &str) -> Result<Vec<f32>, String> {
+    pub fn f32s(&mut self, what: &str) -> Result<Vec<f32>, CodecError> {
         let n = self.len(4, what)?;
         let b = self.take(4 * n, what)?;
         Ok(b.chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect())
     }
-    pub fn u64s(&mut self, what: &str) -> Result<Vec<u64>, String> {
+    pub fn u64s(&mut self, what: &str) -> Result<Vec<u64>, CodecError> {
         let n = self.len(8, what)?;
         (0..n).map(|_| self.u64(what)).collect()
     }
-    pub fn f64s(&mut self, what: &str) -> Result<Vec<f64>, String> {
+    pub fn f64s(&mut self, what: &str) -> Result<Vec<f64>, CodecError> {
         let n = self.len(8, what)?;
         (0..n).map(|_| self.f64(what)).collect()
     }
 
     /// `f32`s that must number exactly `n` (a tensor of a known shape).
-    pub fn tensor(&mut self, n: usize, what: &str) -> Result<Vec<f32>, String> {
+    pub fn tensor(&mut self, n: usize, what: &str) -> Result<Vec<f32>, CodecError> {
         let v = self.f32s(what)?;
         if v.len() != n {
-            return Err(format!("{what}: {} values, the model needs {n}", v.len()));
+            return Err(CodecError::Shape {
+                what: what.to_string(),
+                found: v.len(),
+                needed: n,
+            });
         }
         Ok(v)
     }

@@ -1,40 +1,35 @@
 //! Checkpoints: everything a run needs to continue exactly where it stopped —
 //! weights, optimizer state, schedule, data stream position, step count, the
-//! newbob snapshot and the per-epoch history. Written to a temporary file and
-//! renamed, so an interrupted save never leaves a broken checkpoint behind.
+//! newbob snapshot and the per-epoch history, plus the run's settings so that
+//! `--resume` can name every option that differs. Written through
+//! [`nnue_core::output::write_atomic`], so an interrupted save never leaves a
+//! broken checkpoint behind.
 
 pub mod codec;
 
 use std::path::{Path, PathBuf};
 
-use codec::{Reader, Writer};
+use codec::{CodecError, Reader, Writer};
+use nnue_core::output::write_atomic;
 
 use crate::data::StreamState;
 use crate::error::LearnError;
+use crate::history::EpochRow;
 use crate::loss::Figures;
 use crate::model::Model;
+use crate::optim::slots::ModelSlots;
 use crate::optim::ScheduleState;
-use crate::train::history::EpochRow;
-use crate::train::slots::ModelSlots;
 
 /// First bytes of a checkpoint file.
 const MAGIC: &[u8; 16] = b"NNUE-LEARN-CKPT\0";
-/// Format version.
-const VERSION: u32 = 1;
+/// Format version (2: the run's settings replace version 1's five identity fields).
+const VERSION: u32 = 2;
 /// File name inside `--checkpoint-dir`.
 pub const FILE_NAME: &str = "checkpoint.bin";
 
-/// What must match for a checkpoint to be resumed by this run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RunIdentity {
-    /// Model shape (architecture and factoriser).
-    pub model: String,
-    pub optimizer: String,
-    pub batch_size: u64,
-    pub epoch_size: u64,
-    /// `--seed` (random skipping draws from it; the stream's own state is saved).
-    pub seed: u64,
-}
+/// The options of the run that wrote a checkpoint, as `(option, value)` pairs
+/// (`("--lr", "0.001")`), compared with the resuming command line's.
+pub type Settings = Vec<(String, String)>;
 
 /// Weights plus their optimizer state.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +41,7 @@ pub struct Weights {
 /// A run's whole state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
-    pub identity: RunIdentity,
+    pub settings: Settings,
     pub current: Weights,
     /// The weights at the start of the epoch (newbob rolls back to them).
     pub snapshot: Option<Weights>,
@@ -86,7 +81,7 @@ fn write_weights(w: &mut Writer, weights: &Weights) {
 }
 
 /// Reads weights into copies of `template` (which fixes every shape).
-fn read_weights(r: &mut Reader<'_>, template: &Weights) -> Result<Weights, String> {
+fn read_weights(r: &mut Reader<'_>, template: &Weights) -> Result<Weights, CodecError> {
     let mut out = template.clone();
     let m = &mut out.model;
     m.ft_w = r.tensor(m.ft_w.len(), "transformer weights")?;
@@ -112,12 +107,11 @@ impl Checkpoint {
         let mut w = Writer::default();
         w.bytes.extend_from_slice(MAGIC);
         w.u32(VERSION);
-        let id = &self.identity;
-        w.str(&id.model);
-        w.str(&id.optimizer);
-        w.u64(id.batch_size);
-        w.u64(id.epoch_size);
-        w.u64(id.seed);
+        w.u64(self.settings.len() as u64);
+        for (option, value) in &self.settings {
+            w.str(option);
+            w.str(value);
+        }
         let s = &self.schedule;
         w.u64(s.epoch);
         w.f64(s.lr);
@@ -148,31 +142,16 @@ impl Checkpoint {
         w.bytes
     }
 
-    /// Parses a checkpoint for a run that looks like `identity` with weights
-    /// shaped like `template`. Any difference is an error that says what differs.
-    pub fn from_bytes(
-        bytes: &[u8],
-        identity: &RunIdentity,
-        template: &Weights,
-    ) -> Result<Checkpoint, String> {
-        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-            return Err("not an nnue-learn checkpoint (bad magic bytes)".into());
-        }
-        let mut r = Reader::new(&bytes[MAGIC.len()..]);
-        let version = r.u32("version")?;
-        if version != VERSION {
-            return Err(format!(
-                "checkpoint version {version}, this build reads {VERSION}"
-            ));
-        }
-        let found = RunIdentity {
-            model: r.str("model")?,
-            optimizer: r.str("optimizer")?,
-            batch_size: r.u64("batch size")?,
-            epoch_size: r.u64("epoch size")?,
-            seed: r.u64("seed")?,
-        };
-        check_identity(&found, identity)?;
+    /// The settings saved in a checkpoint, read without its weights (so that a
+    /// run of another shape learns what differs rather than "wrong size").
+    pub fn settings_of(bytes: &[u8]) -> Result<Settings, CodecError> {
+        read_settings(&mut header(bytes)?)
+    }
+
+    /// Parses a checkpoint with weights shaped like `template`.
+    pub fn from_bytes(bytes: &[u8], template: &Weights) -> Result<Checkpoint, CodecError> {
+        let mut r = header(bytes)?;
+        let settings = read_settings(&mut r)?;
         let schedule = ScheduleState {
             epoch: r.u64("epoch")?,
             lr: r.f64("learning rate")?,
@@ -182,18 +161,8 @@ impl Checkpoint {
         let steps = r.u64("steps")?;
         let epoch_positions = r.u64("epoch positions")?;
         let positions = r.u64("positions")?;
-        let sums: [f64; 7] = r
-            .f64s("epoch figures")?
-            .try_into()
-            .map_err(|_| "epoch figures: expected 7 values".to_string())?;
-        let epoch_learn = (Figures::from_values(sums), r.u64("epoch figure count")?);
-        let pass = r.u64("stream pass")?;
-        let drawn = r.u64("stream draws")?;
-        let rng = r.u64("stream rng")?;
-        let cursors = r.u64s("stream cursors")?;
-        let buffer = r.u64s("shuffle buffer")?;
-        let flat = r.u64s("pending draws")?;
-        let pending = flat.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+        let epoch_learn = read_epoch_learn(&mut r)?;
+        let stream = read_stream(&mut r)?;
         let rows = r.u64("history length")?;
         let mut history = Vec::new();
         for _ in 0..rows {
@@ -205,21 +174,14 @@ impl Checkpoint {
             _ => Some(read_weights(&mut r, template)?),
         };
         if !r.at_end() {
-            return Err("trailing bytes after the checkpoint".into());
+            return Err(CodecError::Trailing);
         }
         Ok(Checkpoint {
-            identity: found,
+            settings,
             current,
             snapshot,
             schedule,
-            stream: StreamState {
-                pass,
-                drawn,
-                rng,
-                cursors,
-                buffer,
-                pending,
-            },
+            stream,
             steps,
             epoch_positions,
             positions,
@@ -230,54 +192,67 @@ impl Checkpoint {
 
     /// Writes the checkpoint to `dir` atomically.
     pub fn save(&self, dir: &Path) -> Result<(), LearnError> {
-        write_atomic(&path_in(dir), &self.to_bytes())
+        Ok(write_atomic(path_in(dir), &self.to_bytes())?)
     }
 
-    /// Loads the checkpoint in `dir` for this run.
-    pub fn load(
-        dir: &Path,
-        identity: &RunIdentity,
-        template: &Weights,
-    ) -> Result<Checkpoint, LearnError> {
+    /// Reads the bytes of the checkpoint in `dir`.
+    pub fn read(dir: &Path) -> Result<(PathBuf, Vec<u8>), LearnError> {
         let path = path_in(dir);
         let bytes =
             std::fs::read(&path).map_err(|e| LearnError::io(&path, "cannot read checkpoint", e))?;
-        Checkpoint::from_bytes(&bytes, identity, template).map_err(|problem| {
-            LearnError::Checkpoint {
-                path,
-                problem: format!("cannot --resume: {problem}"),
-            }
-        })
+        Ok((path, bytes))
     }
 }
 
-fn check_identity(found: &RunIdentity, wanted: &RunIdentity) -> Result<(), String> {
-    let differ = |what: &str, a: &dyn std::fmt::Display, b: &dyn std::fmt::Display| {
-        Err(format!("the checkpoint's {what} is {a}, this run's is {b}"))
-    };
-    if found.model != wanted.model {
-        return differ("model", &found.model, &wanted.model);
+/// A reader after the magic bytes and the version, both checked.
+fn header(bytes: &[u8]) -> Result<Reader<'_>, CodecError> {
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(CodecError::BadMagic);
     }
-    if found.optimizer != wanted.optimizer {
-        return differ("optimizer", &found.optimizer, &wanted.optimizer);
+    let mut r = Reader::new(&bytes[MAGIC.len()..]);
+    let found = r.u32("version")?;
+    if found != VERSION {
+        return Err(CodecError::Version {
+            found,
+            supported: VERSION,
+        });
     }
-    if found.batch_size != wanted.batch_size {
-        return differ("batch size", &found.batch_size, &wanted.batch_size);
-    }
-    if found.epoch_size != wanted.epoch_size {
-        return differ("epoch size", &found.epoch_size, &wanted.epoch_size);
-    }
-    if found.seed != wanted.seed {
-        return differ("seed", &found.seed, &wanted.seed);
-    }
-    Ok(())
+    Ok(r)
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), LearnError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).map_err(|e| LearnError::io(&tmp, "cannot write file", e))?;
-    std::fs::rename(&tmp, path).map_err(|e| LearnError::io(path, "cannot write file", e))
+fn read_settings(r: &mut Reader<'_>) -> Result<Settings, CodecError> {
+    let n = r.u64("settings")?;
+    (0..n)
+        .map(|_| Ok((r.str("setting name")?, r.str("setting value")?)))
+        .collect()
+}
+
+/// The summed training figures of the current epoch and their count.
+fn read_epoch_learn(r: &mut Reader<'_>) -> Result<(Figures, u64), CodecError> {
+    let values = r.f64s("epoch figures")?;
+    let found = values.len();
+    let sums: [f64; 7] = values.try_into().map_err(|_| CodecError::Count {
+        what: "epoch figures",
+        found,
+        expected: 7,
+    })?;
+    Ok((Figures::from_values(sums), r.u64("epoch figure count")?))
+}
+
+fn read_stream(r: &mut Reader<'_>) -> Result<StreamState, CodecError> {
+    let pass = r.u64("stream pass")?;
+    let drawn = r.u64("stream draws")?;
+    let rng = r.u64("stream rng")?;
+    let cursors = r.u64s("stream cursors")?;
+    let buffer = r.u64s("shuffle buffer")?;
+    let flat = r.u64s("pending draws")?;
+    let pending = flat.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+    Ok(StreamState {
+        pass,
+        drawn,
+        rng,
+        cursors,
+        buffer,
+        pending,
+    })
 }

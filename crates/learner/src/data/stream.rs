@@ -7,6 +7,12 @@ use std::ops::Range;
 
 use nnue_core::nnue::random::splitmix64_finalize;
 
+/// A saved stream position that does not fit the training files (other files,
+/// or files of other lengths).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the data stream position does not fit these training files")]
+pub struct StreamMismatch;
+
 /// SplitMix64 increment.
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -53,7 +59,7 @@ impl Stream {
     }
 
     /// Replaces the state (resume); it must fit the ranges.
-    pub fn restore(&mut self, state: StreamState) -> Result<(), String> {
+    pub fn restore(&mut self, state: StreamState) -> Result<(), StreamMismatch> {
         if state.cursors.len() != self.ranges.len()
             || state
                 .cursors
@@ -61,7 +67,7 @@ impl Stream {
                 .zip(&self.ranges)
                 .any(|(&c, r)| c > r.end - r.start)
         {
-            return Err("the data stream position does not fit these training files".into());
+            return Err(StreamMismatch);
         }
         self.state = state;
         Ok(())

@@ -13,6 +13,19 @@ use super::net::Model;
 use super::shape::ModelShape;
 use crate::error::LearnError;
 
+/// Why a net cannot be the starting point of a run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InitNetError {
+    /// The file's architecture is not the one trained; each entry names what
+    /// differs and the option that sets it.
+    #[error("{}", .0.join("; "))]
+    Architecture(Vec<String>),
+    /// A parameter that no 32-bit float exports back to (an i32 bias beyond
+    /// 2^23 times its scale).
+    #[error("{what} {value} has no 32-bit float that exports back to it")]
+    Inexact { what: String, value: i64 },
+}
+
 /// The differences between the file's architecture and the one being trained,
 /// each naming the option that sets it; empty when they agree.
 pub fn architecture_differences(file: &Architecture, trained: &Architecture) -> Vec<String> {
@@ -48,14 +61,15 @@ pub fn architecture_differences(file: &Architecture, trained: &Architecture) -> 
 
 /// The float value of `q`, checked to quantize back to `q` (true of every i8 and
 /// i16 value; an i32 bias beyond 2^23 may not fit an f32's mantissa).
-fn exact(kind: ParameterKind, q: i64, what: &str) -> Result<f32, String> {
+fn exact(kind: ParameterKind, q: i64, what: &str) -> Result<f32, InitNetError> {
     let x = kind.to_float(q);
     if i64::from(kind.to_i32(x)) == q {
         Ok(x)
     } else {
-        Err(format!(
-            "{what} {q} has no 32-bit float that exports back to it"
-        ))
+        Err(InitNetError::Inexact {
+            what: what.to_string(),
+            value: q,
+        })
     }
 }
 
@@ -63,7 +77,7 @@ fn exact_all<T: Copy + Into<i64>>(
     values: &[T],
     kind: ParameterKind,
     what: &str,
-) -> Result<Vec<f32>, String> {
+) -> Result<Vec<f32>, InitNetError> {
     values
         .iter()
         .map(|&q| exact(kind, q.into(), what))
@@ -72,7 +86,7 @@ fn exact_all<T: Copy + Into<i64>>(
 
 /// Dense layer `k` of `net` in the float model's input-major layout (padding
 /// columns, which multiply zero inputs, are dropped).
-fn dense_of(net: &Network, k: usize) -> Result<Dense, String> {
+fn dense_of(net: &Network, k: usize) -> Result<Dense, InitNetError> {
     let layer = &net.layers()[k];
     let (wk, bk) = ParameterKind::of_layer(k, net.layers().len());
     let what = format!("layer {k} bias");
@@ -92,10 +106,10 @@ impl Model {
     /// The float model whose export is `net`, for `shape` (which must have the
     /// net's architecture). Virtual factoriser rows are zero. The error is the
     /// problem, for the caller to prefix with the file name.
-    pub fn from_network(net: &Network, shape: &ModelShape) -> Result<Model, String> {
+    pub fn from_network(net: &Network, shape: &ModelShape) -> Result<Model, InitNetError> {
         let differences = architecture_differences(net.architecture(), &shape.arch);
         if !differences.is_empty() {
-            return Err(differences.join("; "));
+            return Err(InitNetError::Architecture(differences));
         }
         let kind = ParameterKind::Transformer;
         let mut ft_w = exact_all(net.ft_weights(), kind, "transformer weight")?;

@@ -3,6 +3,7 @@
 //! rate schedule ([`schedule`]).
 
 pub mod schedule;
+pub mod slots;
 
 pub use schedule::{Schedule, ScheduleState, Verdict};
 

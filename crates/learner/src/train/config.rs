@@ -50,12 +50,18 @@ pub struct TrainConfig {
     pub output_net: PathBuf,
     pub checkpoint_dir: Option<PathBuf>,
     pub resume: bool,
+    /// Replace existing outputs, and resume a checkpoint whose settings differ
+    /// from this run's (`--force`).
+    pub force: bool,
     /// Save a net and a checkpoint every this many epochs.
     pub save_every: u64,
     /// Print nodchip's figures every this many positions.
     pub loss_output_interval: u64,
     pub csv: PathBuf,
     pub plot: PathBuf,
+    /// Validation reports in a row above the starting loss that stop the run
+    /// as diverged (see [`super::divergence`]).
+    pub divergence_patience: u32,
     /// Show the progress bar.
     pub progress: bool,
     /// Stop (as if interrupted) after this many batches of this invocation; for

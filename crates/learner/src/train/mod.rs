@@ -2,12 +2,15 @@
 
 pub mod accuracy;
 pub mod batches;
+pub mod builder;
 pub mod config;
-pub mod history;
+pub mod divergence;
+pub mod outputs;
 pub mod plot;
 pub mod report;
+pub mod settings;
 pub mod setup;
-pub mod slots;
+pub use crate::optim::slots;
 pub mod sparse;
 pub mod step;
 pub mod validation;
@@ -19,13 +22,19 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+pub use builder::TrainConfigBuilder;
 pub use config::{TrainConfig, ValidationSource};
 
-use crate::checkpoint::{write_atomic, Checkpoint};
+use nnue_core::nnue::check_range;
+use nnue_core::output::write_atomic;
+
+use crate::checkpoint::Checkpoint;
 use crate::error::LearnError;
+use crate::history;
 use crate::loss::Figures;
 use crate::model::Model;
 use crate::optim::Verdict;
+use divergence::Divergence;
 use history::EpochRow;
 use report::Report;
 use setup::Run;
@@ -52,6 +61,7 @@ pub fn train(
     stop: &AtomicBool,
     out: &mut dyn Write,
 ) -> Result<Outcome, LearnError> {
+    outputs::prepare_outputs(config)?;
     let mut run = Run::prepare(config)?;
     let started = Instant::now();
     let resumed_at = run.state.positions;
@@ -62,8 +72,9 @@ pub fn train(
         learn: LearnFigures::default(),
         ws: Workspace::default(),
         batches: 0,
+        divergence: Divergence::new(config.divergence_patience, f64::NAN),
     };
-    if run.state.positions == 0 {
+    let start_loss = if run.state.positions == 0 {
         if let Some(path) = &config.init_net {
             ctx.print(&starting_line(path, &run.state.current.model))?;
         }
@@ -75,21 +86,19 @@ pub fn train(
             initial.render()
         );
         ctx.print(&text)?;
-    }
-    while run.state.schedule.epoch < config.epochs {
-        run.train_epoch(&mut ctx)?;
-        if run.finish_epoch(&mut ctx)? == Verdict::Stop {
-            break;
-        }
+        initial.test.loss
+    } else {
+        run.validation_loss()
+    };
+    ctx.divergence = Divergence::new(config.divergence_patience, start_loss);
+    if let Err(e) = run.train_epochs(&mut ctx) {
+        ctx.bar.finish_and_clear();
+        return Err(e);
     }
     ctx.bar.finish_and_clear();
     let clamped = run.save(true)?;
     // After a newbob rollback the final weights are not the last epoch's.
-    let lambda = config.power_lambda(run.state.schedule.epoch);
-    let val_loss = run
-        .validation
-        .figures(&run.validated_model(), &config.loss, lambda)
-        .loss;
+    let val_loss = run.validation_loss();
     Ok(Outcome {
         epochs: run.state.schedule.epoch,
         positions: run.state.positions,
@@ -109,6 +118,7 @@ struct LoopContext<'a> {
     ws: Workspace,
     /// Batches trained by this invocation.
     batches: u64,
+    divergence: Divergence,
 }
 
 impl LoopContext<'_> {
@@ -122,6 +132,25 @@ impl LoopContext<'_> {
 }
 
 impl Run<'_> {
+    /// Trains every epoch left, until the last or a newbob stop.
+    fn train_epochs(&mut self, ctx: &mut LoopContext<'_>) -> Result<(), LearnError> {
+        while self.state.schedule.epoch < self.config.epochs {
+            self.train_epoch(ctx)?;
+            if self.finish_epoch(ctx)? == Verdict::Stop {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The validation loss of the current weights.
+    fn validation_loss(&self) -> f64 {
+        let lambda = self.config.power_lambda(self.state.schedule.epoch);
+        self.validation
+            .figures(&self.validated_model(), &self.config.loss, lambda)
+            .loss
+    }
+
     /// Trains the rest of the current epoch, reporting every
     /// `--loss-output-interval` positions.
     fn train_epoch(&mut self, ctx: &mut LoopContext<'_>) -> Result<(), LearnError> {
@@ -136,14 +165,21 @@ impl Run<'_> {
             }
             let n = self.next_batch_size(0).unwrap_or(config.batch_size);
             let figures = self.train_batch(&mut ctx.ws, n)?;
+            ctx.divergence
+                .check_training(figures.loss, self.state.positions)?;
             ctx.learn.add(&figures, n as u64);
             ctx.batches += 1;
             ctx.bar.inc(n as u64);
             let interval = config.loss_output_interval;
             if (self.state.positions - n as u64) / interval != self.state.positions / interval {
-                let text = self.report(ctx.learn.mean()).render();
-                ctx.print(&text)?;
+                let report = self.report(ctx.learn.mean());
+                ctx.print(&report.render())?;
                 ctx.learn = LearnFigures::default();
+                // The epoch's end measures the same weights again.
+                if self.state.epoch_positions < config.epoch_size {
+                    let when = format!("after {} positions", self.state.positions);
+                    ctx.divergence.check_validation(report.test.loss, &when)?;
+                }
             }
         }
         Ok(())
@@ -164,11 +200,15 @@ impl Run<'_> {
                 Verdict::Stop => " (rejected; too many rejections in a row, stopping)",
             }
         ))?;
+        let when = format!("at epoch {}", row.epoch);
+        ctx.divergence.check_validation(row.val_loss, &when)?;
         self.write_history()?;
         let config = self.config;
         // The last epoch is saved by `train` once the loop ends.
         let last = self.state.schedule.epoch >= config.epochs || verdict == Verdict::Stop;
-        if !last && self.state.schedule.epoch.is_multiple_of(config.save_every) {
+        // An epoch worse than the start is not saved over the last good one.
+        let due = self.state.schedule.epoch.is_multiple_of(config.save_every);
+        if !last && due && !ctx.divergence.is_above() {
             self.save(false)?;
         }
         Ok(verdict)
@@ -313,10 +353,14 @@ impl Run<'_> {
     /// of the net named by epoch). Returns the number of clamped parameters.
     fn save(&self, final_net: bool) -> Result<usize, LearnError> {
         let (net, report) = self.state.current.model.export()?;
+        check_range(&net).map_err(|error| LearnError::Range {
+            path: self.config.output_net.clone(),
+            error,
+        })?;
         let bytes = net.to_bytes();
         if let Some(dir) = &self.config.checkpoint_dir {
             let epoch = self.state.schedule.epoch;
-            write_atomic(&dir.join(format!("epoch-{epoch}.nnue")), &bytes)?;
+            write_atomic(dir.join(outputs::epoch_net_name(epoch)), &bytes)?;
             self.checkpoint().save(dir)?;
         }
         if final_net || self.config.checkpoint_dir.is_none() {
@@ -328,7 +372,7 @@ impl Run<'_> {
     fn checkpoint(&self) -> Checkpoint {
         let s = &self.state;
         Checkpoint {
-            identity: self.identity.clone(),
+            settings: self.settings.clone(),
             current: s.current.clone(),
             snapshot: s.snapshot.clone(),
             schedule: s.schedule.clone(),
@@ -347,17 +391,11 @@ impl Run<'_> {
 
     /// Saves what can be resumed and says so in the error.
     fn interrupt(&self) -> Result<LearnError, LearnError> {
-        Ok(match &self.config.checkpoint_dir {
-            Some(dir) => {
-                self.checkpoint().save(dir)?;
-                LearnError::Interrupted(format!(
-                    "checkpoint saved in {}; continue with --resume",
-                    dir.display()
-                ))
-            }
-            None => LearnError::Interrupted(
-                "no --checkpoint-dir, nothing saved to resume from".to_string(),
-            ),
+        if let Some(dir) = &self.config.checkpoint_dir {
+            self.checkpoint().save(dir)?;
+        }
+        Ok(LearnError::Interrupted {
+            saved_in: self.config.checkpoint_dir.clone(),
         })
     }
 }

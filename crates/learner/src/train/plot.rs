@@ -3,13 +3,13 @@
 //! Text needs a TrueType font; DejaVu Sans is looked up in the usual system
 //! places. Without one the curves are still drawn, only the labels are left out.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use plotters::prelude::*;
 
-use super::history::EpochRow;
 use crate::error::LearnError;
+use crate::history::EpochRow;
 
 /// Where the label font is looked for.
 const FONT_PATHS: [&str; 3] = [
@@ -33,17 +33,30 @@ fn font_available() -> bool {
     })
 }
 
-/// Draws the training and validation loss of `rows` into `path`.
+/// Where the plot is drawn before it is renamed to `path`: beside it, hidden,
+/// and still ending in `.png`, the extension the bitmap encoder chooses the
+/// format by (so [`nnue_core::output::AtomicOutput`]'s temporary name, which
+/// ends in the process id, cannot be used).
+fn temporary(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(|| "plot".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.tmp-{}.png", std::process::id()))
+}
+
+/// Draws the training and validation loss of `rows` into `path`, atomically:
+/// readers see the previous plot or the new one, never half of one.
 pub fn plot_losses(path: &Path, rows: &[EpochRow], title: &str) -> Result<(), LearnError> {
     if rows.is_empty() {
         return Ok(());
     }
-    draw(path, rows, title, font_available()).map_err(|e| {
-        LearnError::io(
-            path,
-            "cannot draw the loss plot",
-            std::io::Error::other(e.to_string()),
-        )
+    let temp = temporary(path);
+    let drawn = draw(&temp, rows, title, font_available())
+        .map_err(|e| std::io::Error::other(e.to_string()))
+        .and_then(|()| std::fs::rename(&temp, path));
+    drawn.map_err(|e| {
+        let _ = std::fs::remove_file(&temp);
+        LearnError::io(path, "cannot write the loss plot", e)
     })
 }
 

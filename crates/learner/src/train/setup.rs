@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::checkpoint::{Checkpoint, RunIdentity, Weights};
+use crate::checkpoint::{Checkpoint, Settings, Weights};
 use crate::data::{DataSource, PositionSource, SourceOptions, SparseBatch, Stream, StreamState};
 use crate::error::LearnError;
 use crate::loss::Figures;
@@ -12,9 +12,9 @@ use crate::model::{Extractor, Model};
 use crate::optim::ScheduleState;
 
 use super::config::{TrainConfig, ValidationSource};
-use super::history::EpochRow;
-use super::slots::ModelSlots;
 use super::validation::{ValidationSet, ValidationSpec};
+use crate::history::EpochRow;
+use crate::optim::slots::ModelSlots;
 
 /// The part of a run saved in checkpoints (besides the stream).
 pub struct RunState {
@@ -37,7 +37,8 @@ pub struct Run<'c> {
     pub validation: ValidationSet,
     pub stream: Stream,
     pub state: RunState,
-    pub identity: RunIdentity,
+    /// The options a checkpoint records (see [`super::settings`]).
+    pub settings: Settings,
     /// Invalid records skipped (with `--skip-invalid`).
     pub invalid: u64,
     /// The next batch, read while the current one trained.
@@ -105,13 +106,6 @@ impl<'c> Run<'c> {
             )));
         }
         let stream = Stream::new(train_ranges, config.shuffle_buffer, config.seed);
-        let identity = RunIdentity {
-            model: config.shape.fingerprint(),
-            optimizer: format!("{:?}", config.optimizer.kind),
-            batch_size: config.batch_size as u64,
-            epoch_size: config.epoch_size,
-            seed: config.seed,
-        };
         let model = init
             .unwrap_or_else(|| Model::new(config.shape.clone(), config.seed, extractor.max_rows()));
         let slots = ModelSlots::new(&model, &config.optimizer);
@@ -131,7 +125,7 @@ impl<'c> Run<'c> {
                 epoch_learn: (Figures::default(), 0),
                 history: Vec::new(),
             },
-            identity,
+            settings: super::settings::settings_of(config),
             invalid,
             prefetched: None,
             consumed: None,
@@ -147,13 +141,25 @@ impl<'c> Run<'c> {
         let Some(dir) = &self.config.checkpoint_dir else {
             return Err(LearnError::Usage("--resume needs --checkpoint-dir".into()));
         };
-        let ckpt = Checkpoint::load(dir, &self.identity, &self.state.current)?;
+        let (path, bytes) = Checkpoint::read(dir)?;
+        let unreadable = |problem| LearnError::Checkpoint {
+            path: path.clone(),
+            problem,
+        };
+        let saved = Checkpoint::settings_of(&bytes).map_err(unreadable)?;
+        let (differences, forceable) = super::settings::differences(&saved, &self.settings);
+        let accepted = differences.is_empty() || (forceable && self.config.force);
+        if !accepted {
+            return Err(LearnError::ResumeMismatch {
+                path,
+                differences,
+                forceable,
+            });
+        }
+        let ckpt = Checkpoint::from_bytes(&bytes, &self.state.current).map_err(unreadable)?;
         self.stream
             .restore(ckpt.stream)
-            .map_err(|problem| LearnError::Checkpoint {
-                path: crate::checkpoint::path_in(dir),
-                problem: format!("cannot --resume: {problem}"),
-            })?;
+            .map_err(|e| unreadable(e.into()))?;
         self.state = RunState {
             current: ckpt.current,
             snapshot: ckpt.snapshot,

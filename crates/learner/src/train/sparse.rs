@@ -7,10 +7,10 @@
 
 use rayon::prelude::*;
 
-use super::slots::{ft_limit, ModelSlots};
 use crate::data::SparseBatch;
 use crate::model::kernels::{add, add4, Simd};
 use crate::model::Model;
+use crate::optim::slots::{ft_limit, ModelSlots};
 use crate::optim::{Optimizer, Step};
 
 /// Samples whose accumulator gradients a row task reads together: 128 samples

@@ -14,13 +14,13 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use super::slots::{dense_limits, ft_limit, ModelSlots};
 use crate::data::SparseBatch;
 use crate::loss::{Figures, LossParams};
 use crate::model::dense::GROUP;
 use crate::model::fake_quant::quantized_dense;
 use crate::model::kernels::{add, crelu, crelu_passes, Simd};
 use crate::model::{Dense, Model, NET_TO_INTERNAL};
+use crate::optim::slots::{dense_limits, ft_limit, ModelSlots};
 use crate::optim::{Optimizer, Step};
 
 /// Samples per parallel task of the dense part. Fixed: it decides the order in

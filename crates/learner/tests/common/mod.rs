@@ -11,17 +11,17 @@ use nnue_learner::model::{Extractor, ModelShape};
 use shakmaty::{Color, Role};
 
 /// Stockfish-tools data (see tests/data/README.md).
-pub fn sample_bin() -> PathBuf {
+pub(crate) fn sample_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/sf_tools_sample.bin")
 }
 
 /// The same Stockfish-tools data in another format: `"binpack"` or `"plain"`.
-pub fn sample(extension: &str) -> PathBuf {
+pub(crate) fn sample(extension: &str) -> PathBuf {
     sample_bin().with_extension(extension)
 }
 
 /// A fresh directory for one test.
-pub fn temp_dir(name: &str) -> PathBuf {
+pub(crate) fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("nnue-learn-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -29,7 +29,7 @@ pub fn temp_dir(name: &str) -> PathBuf {
 }
 
 /// The first `n` sample positions as a batch for `shape`, every `step`-th record.
-pub fn sample_batch(shape: &ModelShape, n: usize, step: usize) -> SparseBatch {
+pub(crate) fn sample_batch(shape: &ModelShape, n: usize, step: usize) -> SparseBatch {
     let reader = BinReader::open(&[sample_bin()], ReaderOptions::default()).unwrap();
     let extractor = Extractor::new(shape);
     let mut batch = SparseBatch::new();
@@ -44,7 +44,7 @@ pub fn sample_batch(shape: &ModelShape, n: usize, step: usize) -> SparseBatch {
 }
 
 /// Runs `nnue-learn` with `args`: (success, exit code, stdout, stderr).
-pub fn learn(args: &[&str]) -> (bool, i32, String, String) {
+pub(crate) fn learn(args: &[&str]) -> (bool, i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_nnue-learn"))
         .args(args)
         .output()
@@ -58,7 +58,7 @@ pub fn learn(args: &[&str]) -> (bool, i32, String, String) {
 }
 
 /// Material from the side to move's view, pawn = 208 (Stockfish's endgame pawn).
-pub fn material(board: &shakmaty::Board, us: Color) -> i32 {
+pub(crate) fn material(board: &shakmaty::Board, us: Color) -> i32 {
     let value = |r: Role| match r {
         Role::Pawn => 208,
         Role::Knight => 781,
@@ -82,7 +82,7 @@ pub fn material(board: &shakmaty::Board, us: Color) -> i32 {
 /// The sample positions with their scores replaced by a known function of the
 /// pieces (material balance, clamped): a generated set the net can learn. Every
 /// fifth position goes to the validation file. Returns (training, validation).
-pub fn material_teacher(dir: &Path) -> (PathBuf, PathBuf) {
+pub(crate) fn material_teacher(dir: &Path) -> (PathBuf, PathBuf) {
     let reader = BinReader::open(&[sample_bin()], ReaderOptions::default()).unwrap();
     let bytes = std::fs::read(sample_bin()).unwrap();
     let (mut train, mut validation) = (Vec::new(), Vec::new());
@@ -106,7 +106,7 @@ pub fn material_teacher(dir: &Path) -> (PathBuf, PathBuf) {
 }
 
 /// The number after `label` on the first line containing it.
-pub fn figure(text: &str, label: &str) -> f64 {
+pub(crate) fn figure(text: &str, label: &str) -> f64 {
     let line = text
         .lines()
         .find(|l| l.contains(label))

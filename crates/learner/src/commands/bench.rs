@@ -4,36 +4,34 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::command::{parse_widths, thread_pool};
+use super::shape::ShapeArgs;
+use super::thread_pool;
 use crate::data::{
     Batcher, DataSource, Filter, PositionSource, SourceOptions, SparseBatch, Stream,
 };
 use crate::error::LearnError;
 use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
-use crate::model::{Extractor, Model, ModelShape};
+use crate::model::{Extractor, Model};
+use crate::optim::slots::ModelSlots;
 use crate::optim::{Optimizer, OptimizerKind, Step};
-use crate::train::slots::ModelSlots;
 use crate::train::step::{train_step, LossSetting, Workspace};
 
 #[derive(clap::Args, Clone, Debug)]
+#[command(allow_negative_numbers = true)]
 pub struct BenchArgs {
     /// Training data (.bin, .binpack or .plain); it is cycled as often as needed.
-    #[arg(long)]
-    pub data: PathBuf,
-    #[arg(long, default_value = "HalfKP")]
-    pub feature_set: String,
-    #[arg(long, default_value_t = 256)]
-    pub ft_size: usize,
-    #[arg(long, default_value = "32,32")]
-    pub hidden: String,
-    #[arg(long)]
-    pub factorize: bool,
-    #[arg(long, default_value_t = 16384)]
+    #[arg(long, alias = "data")]
+    pub train: PathBuf,
+    #[command(flatten)]
+    pub shape: ShapeArgs,
+    #[arg(long, default_value_t = crate::train::builder::defaults::BATCH_SIZE,
+          value_parser = super::at_least::<usize>(1))]
     pub batch_size: usize,
     /// Timed batches (after one warm-up batch).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = super::at_least::<u32>(1))]
     pub batches: u32,
-    #[arg(long)]
+    /// Worker threads [default: all cores].
+    #[arg(long, value_parser = super::threads_parser())]
     pub threads: Option<usize>,
 }
 
@@ -148,13 +146,8 @@ fn bench_loss(params: &LossParams) -> LossSetting<'_> {
 
 /// Runs the benchmark on the current rayon pool.
 pub fn measure(args: &BenchArgs) -> Result<BenchResult, LearnError> {
-    let shape = ModelShape::new(
-        &args.feature_set,
-        args.ft_size,
-        &parse_widths(&args.hidden)?,
-        args.factorize,
-    )?;
-    let source = DataSource::open(std::slice::from_ref(&args.data), SourceOptions::default())?;
+    let shape = args.shape.model_shape()?;
+    let source = DataSource::open(std::slice::from_ref(&args.train), SourceOptions::default())?;
     if source.is_empty() {
         return Err(source.no_records());
     }
@@ -231,13 +224,14 @@ pub fn run(args: &BenchArgs) -> Result<String, LearnError> {
             r.positions as f64 / cpu.as_secs_f64().max(1e-9)
         )
     });
+    let shape = args.shape.model_shape()?;
+    let hidden: Vec<String> = shape.arch.hidden.iter().map(usize::to_string).collect();
     Ok(format!(
         "{} {}->{}x2-{} batch {} on {} threads ({:?}): {} positions, {:.0} positions/s pipelined (one after the other: data {:.2} s, step {:.2} s){cpu}",
-        args.feature_set,
-        crate::model::ModelShape::new(&args.feature_set, args.ft_size, &parse_widths(&args.hidden)?, args.factorize)?
-            .inputs(),
-        args.ft_size,
-        args.hidden.replace(',', "-"),
+        args.shape.feature_set,
+        shape.inputs(),
+        shape.half(),
+        hidden.join("-"),
         args.batch_size,
         pool.current_num_threads(),
         crate::model::kernels::Simd::detect(),

@@ -3,31 +3,29 @@
 use std::path::PathBuf;
 
 use nnue_core::nnue::{random_network, Architecture};
+use nnue_core::output::{write_atomic, OutputCheck};
 
-use crate::command::parse_widths;
+use super::shape::{parse_widths, ShapeArgs};
 use crate::error::LearnError;
 
 #[derive(clap::Args)]
+#[command(allow_negative_numbers = true)]
 pub struct RandomNetArgs {
     /// Seed of the SplitMix64 streams (the shared reference net uses 20201002).
     #[arg(long, default_value_t = 20201002)]
     pub seed: u64,
-    /// Feature set name, e.g. `HalfKP`, `All`, `All+H+V`, `King-All`, `K*(H+V)`.
-    #[arg(long, default_value = "HalfKP")]
-    pub features: String,
-    /// Transformer outputs per perspective (M in N->Mx2).
-    #[arg(long, default_value_t = 256)]
-    pub half: usize,
-    /// Hidden layer widths, comma separated (empty for none).
-    #[arg(long, default_value = "32,32")]
-    pub hidden: String,
+    #[command(flatten)]
+    pub shape: ShapeArgs,
     /// The whole architecture in one: `<features>:<M>:<hidden,...>`, e.g.
-    /// `HalfKP:256:32,32` or `All:512:32` (overrides the three options above).
+    /// `HalfKP:256:32,32` or `All:512:32` (overrides the shape options).
     #[arg(long)]
     pub arch: Option<String>,
     /// Output file.
+    #[arg(long, alias = "out")]
+    pub output_net: PathBuf,
+    /// Replace the output file if it exists.
     #[arg(long)]
-    pub out: PathBuf,
+    pub force: bool,
 }
 
 /// Parses `--arch` text `<features>:<M>:<hidden,...>`.
@@ -50,23 +48,22 @@ fn parse_arch(text: &str) -> Result<(String, usize, Vec<usize>), LearnError> {
 
 /// `nnue-learn random-net`: writes the net and returns its report.
 pub fn run(args: &RandomNetArgs) -> Result<String, LearnError> {
-    let (features, half, hidden) = match &args.arch {
-        Some(text) => parse_arch(text)?,
-        None => (
-            args.features.clone(),
-            args.half,
-            parse_widths(&args.hidden)?,
-        ),
+    let arch = match &args.arch {
+        Some(text) => {
+            let (features, half, hidden) = parse_arch(text)?;
+            Architecture::new(&features, half, &hidden)?
+        }
+        None => args.shape.architecture()?,
     };
-    let arch = Architecture::new(&features, half, &hidden)?;
+    let out = &args.output_net;
+    OutputCheck::new(OutputCheck::mode_from_flags(args.force, false)).check(out)?;
     let net = random_network(&arch, args.seed)?;
     let bytes = net.to_bytes();
-    let target = args.out.display().to_string();
-    std::fs::write(&args.out, &bytes)
-        .map_err(|e| LearnError::io(&args.out, "cannot write file", e))?;
+    let target = out.display().to_string();
+    write_atomic(out, &bytes)?;
     Ok(format!(
         "wrote:         {target} (seed {})\n{}",
         args.seed,
-        crate::info::report(&net, &bytes)
+        super::info::report(&net, &bytes)
     ))
 }

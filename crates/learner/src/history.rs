@@ -1,9 +1,12 @@
-//! The per-epoch record of a run: one CSV row per epoch, and the loss plot.
+//! The per-epoch record of a run: one CSV row per epoch. Shared by the
+//! training loop, which writes it, and checkpoints, which save it.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::checkpoint::write_atomic;
+use nnue_core::output::write_atomic;
+
+use crate::checkpoint::codec::CodecError;
 use crate::error::LearnError;
 
 /// One epoch's figures.
@@ -53,12 +56,13 @@ impl EpochRow {
     }
 
     /// Inverse of [`Self::to_values`].
-    pub fn from_values(v: &[f64]) -> Result<EpochRow, String> {
+    pub fn from_values(v: &[f64]) -> Result<EpochRow, CodecError> {
         if v.len() != FIELDS {
-            return Err(format!(
-                "history row of {} fields, expected {FIELDS}",
-                v.len()
-            ));
+            return Err(CodecError::Count {
+                what: "history row",
+                found: v.len(),
+                expected: FIELDS,
+            });
         }
         Ok(EpochRow {
             epoch: v[0] as u64,
@@ -95,5 +99,5 @@ pub fn write_csv(path: &Path, rows: &[EpochRow]) -> Result<(), LearnError> {
             .collect();
         let _ = writeln!(text, "{}", values.join(","));
     }
-    write_atomic(path, text.as_bytes())
+    Ok(write_atomic(path, text.as_bytes())?)
 }

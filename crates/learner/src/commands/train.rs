@@ -1,0 +1,363 @@
+//! `nnue-learn train`: its options (nodchip's names accepted as aliases), their
+//! checks, and the [`TrainConfig`] they build.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+use clap::Args;
+
+use super::shape::ShapeArgs;
+use crate::data::Filter;
+use crate::error::LearnError;
+use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
+use crate::optim::{Optimizer, OptimizerKind, Schedule};
+use crate::train::builder::defaults;
+use crate::train::{train, TrainConfig, ValidationSource};
+
+/// A value parser for counts that must be at least 1.
+fn at_least_one() -> clap::builder::RangedI64ValueParser<usize> {
+    super::at_least::<usize>(1)
+}
+
+/// A positive, finite rate.
+fn positive(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        _ => Err(format!("'{text}' is not a positive number")),
+    }
+}
+
+/// A share in `[0, 1)`.
+fn fraction(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{text}' is not a fraction in [0, 1)")),
+    }
+}
+
+/// `nnue-learn train`. A repeated option takes its last value.
+#[derive(Args, Clone, Debug)]
+#[command(args_override_self = true, allow_negative_numbers = true)]
+pub struct TrainArgs {
+    /// Training data, one or many files of any mix of .bin, .binpack and .plain
+    /// (by extension). .bin files are memory-mapped; .binpack and .plain files
+    /// are decoded when training starts and held in memory, 40 bytes per
+    /// position (a count is shown while a large one loads).
+    #[arg(long, num_args = 1.., required = true)]
+    pub train: Vec<PathBuf>,
+    /// Validation data (.bin, .binpack or .plain, as --train); without it a part of
+    /// the training data is held out.
+    #[arg(long, alias = "validation_set_file_name", num_args = 1..)]
+    pub validation: Vec<PathBuf>,
+    /// Share of every training file held out for validation when no --validation
+    /// is given (its last records).
+    #[arg(long, default_value_t = defaults::VALIDATION_FRACTION, value_parser = fraction)]
+    pub validation_fraction: f64,
+    /// Most validation positions evaluated per report, taken evenly across all of
+    /// the validation data (every k-th position), not from its start.
+    #[arg(long, alias = "validation_count", default_value_t = defaults::VALIDATION_COUNT, value_parser = at_least_one())]
+    pub validation_count: usize,
+    /// Validation positions used for move accuracy (each costs a forward pass per
+    /// legal move).
+    #[arg(long, default_value_t = defaults::ACCURACY_COUNT, value_parser = super::at_least::<usize>(0))]
+    pub accuracy_count: usize,
+
+    #[command(flatten)]
+    pub shape: ShapeArgs,
+    /// Start from this .nnue net instead of random weights (fine-tuning): its
+    /// architecture must be the one trained; with --factorize the virtual rows
+    /// start at zero. nodchip's learner starts from its EvalFile the same way.
+    #[arg(long, alias = "eval-file")]
+    pub init_net: Option<PathBuf>,
+
+    /// Epochs to train; 0 only evaluates the starting net and writes it.
+    #[arg(long, default_value_t = defaults::EPOCHS, value_parser = super::at_least::<u64>(0))]
+    pub epochs: u64,
+    /// Positions per epoch.
+    #[arg(long, alias = "epoch_size", default_value_t = defaults::EPOCH_SIZE, value_parser = super::at_least::<u64>(1))]
+    pub epoch_size: u64,
+    #[arg(long, aliases = ["batch_size", "nn_batch_size"], default_value_t = defaults::BATCH_SIZE, value_parser = at_least_one())]
+    pub batch_size: usize,
+
+    #[arg(long, value_enum, default_value = "adam")]
+    pub optimizer: OptimizerKind,
+    /// Learning rate.
+    #[arg(long, alias = "eta", default_value_t = defaults::LR, value_parser = positive)]
+    pub lr: f64,
+    #[arg(long, default_value_t = 0.9)]
+    pub beta1: f32,
+    #[arg(long, default_value_t = 0.999)]
+    pub beta2: f32,
+    #[arg(long, default_value_t = 1e-8)]
+    pub eps: f32,
+    #[arg(long, default_value_t = 0.0)]
+    pub weight_decay: f32,
+    /// SGD momentum.
+    #[arg(long, default_value_t = 0.0)]
+    pub momentum: f32,
+    /// Learning rate factor after every epoch.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr_decay: f64,
+    /// Epochs after which the rate drops by --lr-step-gamma, e.g. 50,80.
+    #[arg(long, value_delimiter = ',')]
+    pub lr_steps: Vec<u64>,
+    #[arg(long, default_value_t = 0.1)]
+    pub lr_step_gamma: f64,
+    /// nodchip's newbob: a rejected epoch cuts the rate by this (1 = off).
+    #[arg(long, aliases = ["newbob_decay", "lr_step"], default_value_t = 1.0)]
+    pub newbob_decay: f64,
+    #[arg(long, aliases = ["max_consecutive_rejections", "newbob_num_trials"], default_value_t = 4)]
+    pub max_consecutive_rejections: u32,
+    /// Gradient elements are clipped to ±this.
+    #[arg(long, alias = "max_grad", default_value_t = 1.0)]
+    pub max_grad: f32,
+
+    #[arg(long, value_enum, default_value = "elmo")]
+    pub loss: LossKind,
+    /// Weight of the search score against the game result.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// λ for positions with |score| above --lambda-limit.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda2: f64,
+    #[arg(long, alias = "lambda_limit", default_value_t = 32000.0)]
+    pub lambda_limit: f64,
+    /// Power loss: λ at the start of the run [default: --lambda].
+    #[arg(long)]
+    pub start_lambda: Option<f64>,
+    /// Power loss: λ at the end of the run [default: --start-lambda].
+    #[arg(long)]
+    pub end_lambda: Option<f64>,
+    #[arg(long, default_value_t = 270.0)]
+    pub in_offset: f64,
+    #[arg(long, default_value_t = 270.0)]
+    pub out_offset: f64,
+    #[arg(long, default_value_t = 340.0)]
+    pub in_scaling: f64,
+    #[arg(long, default_value_t = 380.0)]
+    pub out_scaling: f64,
+    #[arg(long, default_value_t = 2.5)]
+    pub pow_exp: f64,
+    /// c in wp(v) = sigmoid(c·v) (nodchip: ln 10 / 832 ≈ 0.0027675).
+    #[arg(long, alias = "winning_probability_coefficient", default_value_t = DEFAULT_COEFFICIENT)]
+    pub winning_probability_coefficient: f64,
+
+    /// Skip captures, promotions and positions in check.
+    #[arg(long, alias = "smart_fen_skipping")]
+    pub smart_fen_skipping: bool,
+    /// Skip each position with probability N/(N+1).
+    #[arg(long, default_value_t = 0)]
+    pub random_fen_skipping: u32,
+    /// Skip positions of the first N plies.
+    #[arg(long, default_value_t = 0)]
+    pub early_fen_skipping: u16,
+    /// Skip positions with |score| above this.
+    #[arg(long, alias = "eval_limit", default_value_t = 32000)]
+    pub eval_limit: i32,
+    /// Train on drawn games (1) or not (0).
+    #[arg(long, alias = "use_draw_games_in_training", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
+    pub use_draw_games_in_training: u8,
+    /// Validate on drawn games (1) or not (0).
+    #[arg(long, alias = "use_draw_games_in_validation", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
+    pub use_draw_games_in_validation: u8,
+    /// Mirror each training position left to right (files a<->h, kings too)
+    /// with probability 1/2, drawn from --seed; score, result and side to move
+    /// are kept. Validation positions are never mirrored.
+    #[arg(long)]
+    pub mirror: bool,
+    /// Train through the exported net's rounding: the hidden and output layers run
+    /// with their weights and biases rounded to the .nnue file's int8/int32 grid
+    /// (gradients pass straight through to the float weights), and validation
+    /// figures are those of the rounded layers. Without it, rounding the output
+    /// weights of a net with no hidden layer moves its evaluation by about 30
+    /// internal units.
+    #[arg(long)]
+    pub quantization_aware: bool,
+    /// Indices in the shuffle buffer.
+    #[arg(long, default_value_t = defaults::SHUFFLE_BUFFER, value_parser = at_least_one())]
+    pub shuffle_buffer: usize,
+    /// Skip (and count) records that fail to decode instead of stopping (a cut-off
+    /// .bin tail and bad .plain records too; a corrupt .binpack chunk still stops).
+    #[arg(long)]
+    pub skip_invalid: bool,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads [default: all cores].
+    #[arg(long, value_parser = super::threads_parser())]
+    pub threads: Option<usize>,
+
+    /// The trained net.
+    #[arg(long, alias = "out")]
+    pub output_net: PathBuf,
+    /// Checkpoints and per-epoch nets go here.
+    #[arg(long)]
+    pub checkpoint_dir: Option<PathBuf>,
+    /// Continue from the checkpoint in --checkpoint-dir (its files, the CSV and
+    /// the plot may be replaced; options that differ from the checkpoint's are an
+    /// error naming each, unless --force).
+    #[arg(long)]
+    pub resume: bool,
+    /// Replace existing outputs; with --resume, continue although options differ
+    /// from the checkpoint's (not the model's shape or the optimizer). An input
+    /// file is never overwritten.
+    #[arg(long)]
+    pub force: bool,
+    /// Save a net and a checkpoint every N epochs.
+    #[arg(long, default_value_t = 1, value_parser = super::at_least::<u64>(1))]
+    pub save_every: u64,
+    /// Print nodchip's loss figures every N positions.
+    #[arg(long, alias = "loss_output_interval", default_value_t = defaults::LOSS_OUTPUT_INTERVAL, value_parser = super::at_least::<u64>(1))]
+    pub loss_output_interval: u64,
+    /// Per-epoch CSV [default: the output net with .csv].
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Loss plot PNG [default: the output net with .png].
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Stop with an error (exit 1) when the validation loss stays above its
+    /// starting value for this many reports in a row (a loss that is not a
+    /// number stops the run at once); nothing is saved from the diverged weights.
+    #[arg(long, default_value_t = crate::train::divergence::DEFAULT_PATIENCE,
+          value_parser = super::at_least::<u32>(1))]
+    pub divergence_patience: u32,
+    /// No progress bar.
+    #[arg(short, long, alias = "no-progress")]
+    pub quiet: bool,
+    /// Testing: stop as if interrupted after N batches.
+    #[arg(long, hide = true)]
+    pub stop_after_batches: Option<u64>,
+}
+
+fn optimizer_of(args: &TrainArgs) -> Optimizer {
+    Optimizer {
+        kind: args.optimizer,
+        beta1: args.beta1,
+        beta2: args.beta2,
+        eps: args.eps,
+        weight_decay: args.weight_decay,
+        momentum: args.momentum,
+        max_grad: args.max_grad,
+    }
+}
+
+fn schedule_of(args: &TrainArgs) -> Schedule {
+    Schedule {
+        lr: args.lr,
+        decay: args.lr_decay,
+        steps: args.lr_steps.clone(),
+        step_gamma: args.lr_step_gamma,
+        newbob_decay: args.newbob_decay,
+        max_rejections: args.max_consecutive_rejections.max(1),
+    }
+}
+
+fn loss_of(args: &TrainArgs) -> LossParams {
+    LossParams {
+        kind: args.loss,
+        coefficient: args.winning_probability_coefficient,
+        lambda: args.lambda,
+        lambda2: args.lambda2,
+        lambda_limit: args.lambda_limit,
+        power: PowerParams {
+            in_offset: args.in_offset,
+            out_offset: args.out_offset,
+            in_scaling: args.in_scaling,
+            out_scaling: args.out_scaling,
+            exponent: args.pow_exp,
+        },
+    }
+}
+
+fn filter_of(args: &TrainArgs) -> Filter {
+    Filter {
+        smart_fen_skipping: args.smart_fen_skipping,
+        random_fen_skipping: args.random_fen_skipping,
+        early_fen_skipping: args.early_fen_skipping,
+        eval_limit: args.eval_limit,
+        use_draws: args.use_draw_games_in_training != 0,
+        seed: args.seed,
+    }
+}
+
+/// Everything but the model, the optimisation and the data filter.
+fn apply_run_options(c: &mut TrainConfig, args: &TrainArgs) {
+    c.validation = if args.validation.is_empty() {
+        ValidationSource::HeldOut(args.validation_fraction)
+    } else {
+        ValidationSource::Files(args.validation.clone())
+    };
+    c.validation_count = args.validation_count;
+    c.accuracy_count = args.accuracy_count;
+    c.init_net = args.init_net.clone();
+    c.mirror = args.mirror;
+    c.quantization_aware = args.quantization_aware;
+    c.validation_draws = args.use_draw_games_in_validation != 0;
+    c.shuffle_buffer = args.shuffle_buffer;
+    c.skip_invalid = args.skip_invalid;
+    c.checkpoint_dir = args.checkpoint_dir.clone();
+    c.resume = args.resume;
+    c.force = args.force;
+    c.save_every = args.save_every;
+    c.loss_output_interval = args.loss_output_interval;
+    c.progress = !args.quiet;
+    c.divergence_patience = args.divergence_patience;
+    c.stop_after_batches = args.stop_after_batches;
+}
+
+/// The run's configuration.
+pub fn config_of(args: &TrainArgs) -> Result<TrainConfig, LearnError> {
+    let shape = &args.shape;
+    let owned = args.clone();
+    let start_lambda = args.start_lambda.unwrap_or(args.lambda);
+    TrainConfig::builder(&shape.feature_set)
+        .ft_size(shape.ft_size())
+        .hidden(&shape.hidden()?)
+        .factorize(shape.factorize)
+        .train(args.train.clone())
+        .output_net(args.output_net.clone())
+        .csv(args.csv.clone())
+        .plot(args.plot.clone())
+        .epochs(args.epochs)
+        .epoch_size(args.epoch_size)
+        .batch_size(args.batch_size)
+        .seed(args.seed)
+        .with(move |c| {
+            c.optimizer = optimizer_of(&owned);
+            c.schedule = schedule_of(&owned);
+            c.loss = loss_of(&owned);
+            c.start_lambda = start_lambda;
+            c.end_lambda = owned.end_lambda.unwrap_or(start_lambda);
+            c.filter = filter_of(&owned);
+            apply_run_options(c, &owned);
+        })
+        .build()
+}
+
+/// Runs `nnue-learn train`.
+pub fn run(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
+    let config = config_of(args)?;
+    crate::train::outputs::prepare_outputs(&config)?;
+    let pool = super::thread_pool(args.threads)?;
+    println!(
+        "training {} on {} ({} threads)",
+        config.shape.fingerprint(),
+        args.train
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        pool.current_num_threads()
+    );
+    let outcome = pool.install(|| train(&config, stop, &mut std::io::stdout()))?;
+    Ok(format!(
+        "wrote {} after {} epochs, {} positions ({} in {:.1} s, {:.0} positions/s); validation loss {:.6}; {} parameters clamped by quantization",
+        config.output_net.display(),
+        outcome.epochs,
+        outcome.positions,
+        outcome.trained,
+        outcome.seconds,
+        outcome.trained as f64 / outcome.seconds.max(1e-9),
+        outcome.val_loss,
+        outcome.clamped
+    ))
+}

@@ -1,0 +1,183 @@
+//! The options a checkpoint records and `--resume` compares: everything that
+//! shapes the weights, the data stream or the loss. `--epochs` is left out (a
+//! finished run may be continued for more epochs), and so are the output paths,
+//! `--threads` (results do not depend on it) and what only changes reporting.
+
+use std::path::PathBuf;
+
+use crate::checkpoint::Settings;
+
+use super::config::{TrainConfig, ValidationSource};
+
+/// Options whose difference `--force` cannot override: the saved weights and
+/// optimizer state only fit a model of the same shape and optimizer.
+const UNFORCEABLE: [&str; 5] = [
+    "--feature-set",
+    "--ft-size",
+    "--hidden",
+    "--factorize",
+    "--optimizer",
+];
+
+fn files(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    names.join(" ")
+}
+
+fn list<T: ToString>(values: &[T]) -> String {
+    let text: Vec<String> = values.iter().map(T::to_string).collect();
+    text.join(",")
+}
+
+/// A value's name as the command line spells it (`mse-value`).
+fn name<T: clap::ValueEnum>(value: T) -> String {
+    value
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
+}
+
+/// The settings of `config` as `(option, value)` pairs, options spelled as on
+/// the command line.
+pub fn settings_of(config: &TrainConfig) -> Settings {
+    let (o, s, l, f) = (
+        &config.optimizer,
+        &config.schedule,
+        &config.loss,
+        &config.filter,
+    );
+    let arch = &config.shape.arch;
+    let validation = match &config.validation {
+        ValidationSource::Files(paths) => ("--validation", files(paths)),
+        ValidationSource::HeldOut(fraction) => ("--validation-fraction", fraction.to_string()),
+    };
+    let pairs: Vec<(&str, String)> = vec![
+        ("--train", files(&config.train)),
+        validation,
+        ("--validation-count", config.validation_count.to_string()),
+        ("--accuracy-count", config.accuracy_count.to_string()),
+        ("--feature-set", arch.feature_set.clone()),
+        ("--ft-size", arch.half_dims.to_string()),
+        ("--hidden", list(&arch.hidden)),
+        ("--factorize", config.shape.factorizer.is_some().to_string()),
+        ("--epoch-size", config.epoch_size.to_string()),
+        ("--batch-size", config.batch_size.to_string()),
+        ("--optimizer", name(o.kind)),
+        ("--lr", s.lr.to_string()),
+        ("--beta1", o.beta1.to_string()),
+        ("--beta2", o.beta2.to_string()),
+        ("--eps", o.eps.to_string()),
+        ("--weight-decay", o.weight_decay.to_string()),
+        ("--momentum", o.momentum.to_string()),
+        ("--max-grad", o.max_grad.to_string()),
+        ("--lr-decay", s.decay.to_string()),
+        ("--lr-steps", list(&s.steps)),
+        ("--lr-step-gamma", s.step_gamma.to_string()),
+        ("--newbob-decay", s.newbob_decay.to_string()),
+        ("--max-consecutive-rejections", s.max_rejections.to_string()),
+        ("--loss", name(l.kind)),
+        (
+            "--winning-probability-coefficient",
+            l.coefficient.to_string(),
+        ),
+        ("--lambda", l.lambda.to_string()),
+        ("--lambda2", l.lambda2.to_string()),
+        ("--lambda-limit", l.lambda_limit.to_string()),
+        ("--start-lambda", config.start_lambda.to_string()),
+        ("--end-lambda", config.end_lambda.to_string()),
+        ("--in-offset", l.power.in_offset.to_string()),
+        ("--out-offset", l.power.out_offset.to_string()),
+        ("--in-scaling", l.power.in_scaling.to_string()),
+        ("--out-scaling", l.power.out_scaling.to_string()),
+        ("--pow-exp", l.power.exponent.to_string()),
+        ("--smart-fen-skipping", f.smart_fen_skipping.to_string()),
+        ("--random-fen-skipping", f.random_fen_skipping.to_string()),
+        ("--early-fen-skipping", f.early_fen_skipping.to_string()),
+        ("--eval-limit", f.eval_limit.to_string()),
+        (
+            "--use-draw-games-in-training",
+            u8::from(f.use_draws).to_string(),
+        ),
+        (
+            "--use-draw-games-in-validation",
+            u8::from(config.validation_draws).to_string(),
+        ),
+        ("--mirror", config.mirror.to_string()),
+        (
+            "--quantization-aware",
+            config.quantization_aware.to_string(),
+        ),
+        ("--shuffle-buffer", config.shuffle_buffer.to_string()),
+        ("--skip-invalid", config.skip_invalid.to_string()),
+        ("--seed", config.seed.to_string()),
+    ];
+    pairs
+        .into_iter()
+        .map(|(option, value)| (option.to_string(), value))
+        .collect()
+}
+
+/// Every option whose value differs between the checkpoint (`saved`) and this
+/// command line (`current`), as `--lr: checkpoint 0.001, command line 0.002`,
+/// and whether `--force` may accept them all.
+pub fn differences(saved: &Settings, current: &Settings) -> (Vec<String>, bool) {
+    let value = |set: &Settings, option: &str| {
+        set.iter()
+            .find(|(o, _)| o == option)
+            .map_or_else(|| "(not recorded)".to_string(), |(_, v)| v.clone())
+    };
+    let mut out = Vec::new();
+    let mut forceable = true;
+    let mut options: Vec<&String> = current.iter().map(|(o, _)| o).collect();
+    options.extend(
+        saved
+            .iter()
+            .map(|(o, _)| o)
+            .filter(|o| !current.iter().any(|(c, _)| c == *o)),
+    );
+    for option in options {
+        let (was, now) = (value(saved, option), value(current, option));
+        if was != now {
+            forceable &= !UNFORCEABLE.contains(&option.as_str());
+            out.push(format!("{option}: checkpoint {was}, command line {now}"));
+        }
+    }
+    (out, forceable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(pairs: &[(&str, &str)]) -> Settings {
+        pairs
+            .iter()
+            .map(|(o, v)| (o.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn every_difference_is_named_and_the_shape_cannot_be_forced() {
+        let saved = set(&[("--lr", "0.001"), ("--seed", "0"), ("--ft-size", "16")]);
+        let same = differences(&saved, &saved);
+        assert_eq!(same, (vec![], true));
+        let lr = set(&[("--lr", "0.002"), ("--seed", "1"), ("--ft-size", "16")]);
+        assert_eq!(
+            differences(&saved, &lr),
+            (
+                vec![
+                    "--lr: checkpoint 0.001, command line 0.002".to_string(),
+                    "--seed: checkpoint 0, command line 1".to_string()
+                ],
+                true
+            )
+        );
+        let shape = set(&[("--lr", "0.001"), ("--seed", "0"), ("--ft-size", "8")]);
+        assert_eq!(
+            differences(&saved, &shape),
+            (
+                vec!["--ft-size: checkpoint 16, command line 8".to_string()],
+                false
+            )
+        );
+    }
+}

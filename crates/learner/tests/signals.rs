@@ -1,0 +1,98 @@
+//! SIGTERM (a cluster's pre-emption) saves a checkpoint as Ctrl-C does, and the
+//! run exits 143; `--resume` then continues from that checkpoint.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+#[test]
+fn sigterm_saves_a_checkpoint_that_resume_continues() {
+    let dir = common::temp_dir("sigterm");
+    let data = common::sample_bin();
+    let ckpt = dir.join("ckpt");
+    let out = dir.join("o.nnue");
+    let args = |epochs: &'static str| {
+        vec![
+            "train".to_string(),
+            "--train".into(),
+            data.to_str().unwrap().into(),
+            "--feature-set".into(),
+            "All".into(),
+            "--ft-size".into(),
+            "8".into(),
+            "--hidden=".into(),
+            "--epochs".into(),
+            epochs.into(),
+            "--epoch-size".into(),
+            "2000".into(),
+            "--batch-size".into(),
+            "100".into(),
+            "--no-progress".into(),
+            "--threads".into(),
+            "1".into(),
+            "--checkpoint-dir".into(),
+            ckpt.to_str().unwrap().into(),
+            "--output-net".into(),
+            out.to_str().unwrap().into(),
+        ]
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nnue-learn"))
+        .args(args("100000"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    // Training has started once its first epoch is done.
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let started = line.starts_with("epoch 1 done");
+        seen.push(line);
+        if started {
+            break;
+        }
+    }
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    seen.extend(lines.map(Result::unwrap));
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(143), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "nnue-learn: error: interrupted: checkpoint saved in {}; continue with --resume\n",
+            ckpt.display()
+        )
+    );
+    assert!(ckpt.join("checkpoint.bin").exists());
+    assert!(!out.exists(), "an interrupted run wrote its final net");
+    let done = seen.iter().filter(|l| l.starts_with("epoch ")).count();
+    assert!(done >= 1, "{seen:?}");
+
+    // Resumed for one more epoch than were done: it finishes that one.
+    let epochs: &'static str = Box::leak((done + 1).to_string().into_boxed_str());
+    let mut resume = args(epochs);
+    resume.push("--resume".into());
+    let resume: Vec<&str> = resume.iter().map(String::as_str).collect();
+    let (ok, code, stdout, stderr) = common::learn(&resume);
+    assert!(ok && code == 0, "{stderr}");
+    assert!(!stdout.contains("initial validation loss"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("epoch {} done", done + 1)),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "wrote {} after {} epochs",
+            out.display(),
+            done + 1
+        )),
+        "{stdout}"
+    );
+}
