@@ -15,7 +15,7 @@ use nnue_core::data::{
 use nnue_core::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
 
 // The memory figure given in `--help` and the README: one record per position.
-const _: () = assert!(std::mem::size_of::<PackedSfenValue>() == PACKED_SFEN_VALUE_SIZE);
+const _: () = assert!(size_of::<PackedSfenValue>() == PACKED_SFEN_VALUE_SIZE);
 
 /// Records decoded before a progress count appears (smaller files load in
 /// well under a second).

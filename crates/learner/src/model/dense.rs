@@ -74,7 +74,7 @@ impl Dense {
     #[inline(always)]
     pub fn accumulate_grad(&self, x: &[f32], dy: &[f32], grad: &mut Dense) {
         if self.outputs == 1 {
-            super::kernels::axpy(&mut grad.wt, dy[0], x);
+            axpy(&mut grad.wt, dy[0], x);
             grad.b[0] += dy[0];
             return;
         }

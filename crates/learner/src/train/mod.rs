@@ -217,7 +217,7 @@ impl Run<'_> {
 
 /// Names the `--init-net` file, and says how many of its transformer values lie
 /// beyond the trainer's limit (kept as loaded, clipped once their row is trained).
-fn starting_line(path: &std::path::Path, model: &crate::model::Model) -> String {
+fn starting_line(path: &std::path::Path, model: &Model) -> String {
     let limit = slots::ft_limit();
     let beyond = model
         .ft_w
