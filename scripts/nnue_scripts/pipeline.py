@@ -12,8 +12,8 @@ all the data so far (`nnue-learn train --quantization-aware`), starting from its
 `--fine-tune` also from net k-1 (`-ft` steps, to compare the two; 40 epochs at a lower
 rate). A run that carries on from a committed net (`--init-net`) labels its generation 0
 with that net, fine-tunes from it, and can add earlier runs' data (`--data`). Each net's
-evaluations are checked against the training scores (Pearson correlation through the
-engine's `eval` command, on the held-out tail of the data; with --small, over the
+evaluations are checked against the training scores (`nnue-learn check`: Pearson
+correlation and mean absolute difference, on the held-out tail of the data; with --small, over the
 whole small set), and it plays a match against the classical evaluation
 (`nnue_scripts.match`, `EvalFile` vs `Use NNUE=false`, equal time).
 
@@ -27,7 +27,6 @@ end-to-end check runs; exit status 0 means every step finished and every check h
 
 import argparse
 import json
-import math
 import os
 import shlex
 import subprocess
@@ -208,53 +207,6 @@ def pretrain(run, args, feature_set):
     data = generate(run, args, "pretrain-gen", args.pretrain_positions, PRETRAIN_DEPTH, PRETRAIN_OPTIONS)
     settings = dict(epochs=args.pretrain_epochs, train_lambda=1.0, extra=["--smart-fen-skipping"])
     return train(run, args, f"-pretrain-{feature_set}", feature_set, [data], None, settings)
-
-
-def sample_positions(run, data, count, held_out):
-    """(fen, score) pairs spread over `data` (.bin), or over its held-out end, read
-    through `nnue-gen-sfen convert`."""
-    plain = run.path(os.path.basename(data) + ".plain")
-    if not os.path.exists(plain):
-        run.execute("sample", [binary("nnue-gen-sfen"), "convert", data, plain])
-    pairs, fen = [], None
-    with open(plain) as f:
-        for line in f:
-            key, _, value = line.strip().partition(" ")
-            if key == "fen":
-                fen = value
-            elif key == "score":
-                pairs.append((fen, int(value)))
-    if held_out:
-        pairs = pairs[int(len(pairs) * (1 - HELD_OUT_FRACTION)):]
-    step = max(1, len(pairs) // count)
-    return pairs[::step][:count]
-
-
-def engine_evals(net, fens):
-    """The engine's NNUE evaluation (internal units, side to move) of each FEN."""
-    commands = [f"setoption name EvalFile value {net}", "isready"]
-    for fen in fens:
-        commands += [f"position fen {fen}", "eval"]
-    commands.append("quit")
-    out = subprocess.run([binary("nnue")], input="\n".join(commands) + "\n", text=True, capture_output=True, check=True)
-    # `eval` prints the raw value as "NNUE evaluation <v> (side to move, internal units)".
-    values = [
-        int(line.split()[2])
-        for line in out.stdout.splitlines()
-        if line.startswith("NNUE evaluation") and "(side to move" in line
-    ]
-    if len(values) != len(fens):
-        sys.exit(f"pipeline.py: error: the engine evaluated {len(values)} of {len(fens)} positions with {net}")
-    return values
-
-
-def pearson(xs, ys):
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    return sxy / math.sqrt(sxx * syy) if sxx and syy else 0.0
 
 
 def net_name(net):
