@@ -25,8 +25,9 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Print a net's architecture, feature set, sizes, hashes and Stockfish name.
     Info(info::InfoArgs),
-    /// Write a reproducible pseudo-random net of any architecture (SplitMix64, as
-    /// shared/tools/make_random_halfkp.py; HalfKP 256x2-32-32 gives identical bytes).
+    /// Write a reproducible pseudo-random net of any architecture (SplitMix64, as the
+    /// reference generator make_random_halfkp.py behind tests/data's Stockfish 12
+    /// evaluations; HalfKP 256x2-32-32 gives identical bytes).
     RandomNet(random_net::RandomNetArgs),
     /// Compare a net's evaluations with the scores of training data: Pearson
     /// correlation and mean absolute difference over a sample of positions.

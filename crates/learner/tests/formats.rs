@@ -1,5 +1,5 @@
 //! `nnue-learn train` on `.binpack` and `.plain` data: the same records give the
-//! same net, byte for byte, whatever the container (issue 15).
+//! same net, byte for byte, whatever the container.
 
 mod common;
 

@@ -44,8 +44,8 @@ fn loading_inverts_the_export_for_every_architecture() {
 
 #[test]
 fn stockfish_12_random_halfkp_round_trips() {
-    // The reference generator's net (shared/tools/make_random_halfkp.py, seed
-    // 20201002), whose Stockfish 12 evaluations tests/data holds.
+    // The reference generator's net (make_random_halfkp.py, seed 20201002; see
+    // tests/data/README.md), whose Stockfish 12 evaluations tests/data holds.
     let net = random_network(&Architecture::halfkp_256(), 20201002).unwrap();
     let shape = ModelShape::new("HalfKP", 256, &[32, 32], false).unwrap();
     let model = assert_round_trip(&net, &shape);
