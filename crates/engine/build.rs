@@ -10,11 +10,16 @@
 
 use std::path::PathBuf;
 
-// The core's SHA-256, compiled into this build script (it has no dependencies).
-// Its `pub` items are the core's API; here only `stockfish_name` is used.
-#[path = "../core/src/nnue/sha256.rs"]
-#[allow(unreachable_pub)]
-mod sha256;
+use sha2::{Digest, Sha256};
+
+/// Stockfish's name of a net: `nn-` + the first 6 bytes of its SHA-256 in hex +
+/// `.nnue`, the rule of `nnue_core::nnue::sha256::stockfish_name` (a test pins the
+/// two to each other).
+fn stockfish_name(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+    format!("nn-{hex}.nnue")
+}
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(embedded_net)");
@@ -29,7 +34,7 @@ fn main() {
         println!("cargo::rustc-env=NNUE_DEFAULT_NET={}", path.display());
         println!(
             "cargo::rustc-env=NNUE_DEFAULT_NAME={}",
-            sha256::stockfish_name(&bytes)
+            stockfish_name(&bytes)
         );
     }
 }
