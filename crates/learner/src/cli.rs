@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{bench, check, info, random_net, train};
+use crate::commands::{bench, check, features, info, random_net, train};
 
 #[derive(Parser)]
 #[command(
@@ -32,6 +32,9 @@ pub enum Command {
     /// Compare a net's evaluations with the scores of training data: Pearson
     /// correlation and mean absolute difference over a sample of positions.
     Check(check::CheckArgs),
+    /// Print a feature set's active indices for a FEN (or those a move removes
+    /// and adds), or measure active, added and removed features on training data.
+    Features(features::FeaturesArgs),
 }
 
 /// nodchip option names that take a value, accepted bare (`eta 0.1`).

@@ -25,5 +25,6 @@ pub fn run(command: cli::Command, stop: &AtomicBool) -> Result<String, LearnErro
         cli::Command::Info(args) => commands::info::run(&args),
         cli::Command::RandomNet(args) => commands::random_net::run(&args),
         cli::Command::Check(args) => commands::check::run(&args),
+        cli::Command::Features(args) => commands::features::run(&args),
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod features;
 pub mod info;
 pub mod random_net;
 pub mod shape;
