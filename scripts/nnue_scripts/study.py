@@ -763,7 +763,7 @@ def parse_args(argv=None):
     if not args.nodes and not args.movetime:
         parser.error("--nodes 0 and --movetime 0 leave no game condition")
     args.feature_data = args.feature_data or (args.validation or args.data)[0]
-    args.out_dir = args.out_dir or os.path.join(ROOT, "target", "study-small" if args.small else "study")
+    args.out_dir = os.path.abspath(args.out_dir or os.path.join(ROOT, "target", "study-small" if args.small else "study"))
     return args
 
 
