@@ -191,10 +191,11 @@ TRAIN_RATE = re.compile(r"\((\d+) in ([0-9.]+) s, (\d+) positions/s\)")
 
 
 def training_rate(text):
-    """Positions/s from nnue-learn train's last line ('... (5400 in 0.8 s, 6583
-    positions/s) ...'), or None."""
-    found = TRAIN_RATE.findall(text)
-    return int(found[-1][2]) if found else None
+    """Positions/s from the last line of nnue-learn train ('... (5400 in 0.8 s, 6583
+    positions/s) ...') that trained any position (a resumed run that had nothing left
+    to do reports 0 in its own line), or None."""
+    found = [int(rate) for positions, _, rate in TRAIN_RATE.findall(text) if int(positions) > 0]
+    return found[-1] if found else None
 
 
 BENCH_NPS = re.compile(r"^Nodes/second\s*:\s*(\d+)", re.M)
@@ -528,8 +529,10 @@ def train_net(study, args, spec, seed, progress):
             os.remove(net)
     print(f"{progress} training {spec}, seed {seed}", flush=True)
     started = time.time()
-    text = study.run(f"train {name}", command, log_file=study.path("nets", f"{name}.log"),
-                     echo=("epoch", "wrote", "training"))
+    log_file = study.path("nets", f"{name}.log")
+    study.run(f"train {name}", command, log_file=log_file, echo=("epoch", "wrote", "training"))
+    with open(log_file) as f:  # every session of this net, an interrupted one's too
+        text = f.read()
     with open(os.path.splitext(net)[0] + ".csv") as f:
         rows = list(csv.DictReader(f))
     record = {
@@ -591,6 +594,31 @@ def game_args(args, condition):
                               event=f"nnue study {condition}", concurrency=args.concurrency)
 
 
+def load_pairing(path, config):
+    """The saved games of a pairing ({index: game}); StudyError when they were played
+    with other settings (nets, options, condition, book)."""
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        saved = json.load(f)
+    if saved.get("config") != config:
+        diffs = settings_differences(flatten(saved.get("config") or {}), flatten(config))
+        raise StudyError(f"{path} holds games played with other settings ({'; '.join(diffs)}); "
+                         "delete it or use another --out-dir")
+    return {game["index"]: game for game in saved.get("games", [])}
+
+
+def flatten(record, prefix=""):
+    """{'a': {'b': 1}} as {'a.b': 1}, so that a difference names the field."""
+    flat = {}
+    for key, value in record.items():
+        if isinstance(value, dict):
+            flat.update(flatten(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
 def play_tournament(study, args, trainings, condition):
     """Plays the missing games of one condition; returns [(A, B, wins, draws, losses)]
     and the number of failed games."""
@@ -612,7 +640,7 @@ def play_tournament(study, args, trainings, condition):
         config["nets"] = {a: sha[a], b: sha[b]}
         configs[(a, b)] = config
         paths[(a, b)] = gauntlet.pairing_path(directory, entrants[a], entrants[b], ".json")
-        saved[(a, b)] = gauntlet.load_pairing(paths[(a, b)], config)
+        saved[(a, b)] = load_pairing(paths[(a, b)], config)
     for index in range(args.games):
         for key in pairings:
             if index not in saved[key]:
@@ -796,6 +824,8 @@ def main(argv=None):
         chart_note = elo_chart(study.path("study-elo.png"), rows, conditions)
         if chart_note:
             notes.append(chart_note)
+            if os.path.exists(study.path("study-elo.png")):  # an older run's chart
+                os.remove(study.path("study-elo.png"))
         text = report(study, args, rows, conditions, ratings, results, failures, notes)
     except StudyError as exc:
         study.log({"error": str(exc)})

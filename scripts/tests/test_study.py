@@ -53,6 +53,13 @@ class Resume(unittest.TestCase):
                          ['bench_depth: saved "(none)", now 10', "epochs: saved 20, now 30"])
 
 
+    def test_saved_games_name_the_field_that_differs(self):
+        saved = {"player": {"options": {"EvalFile": "a.nnue"}}, "nets": {"A-s1": "00"}}
+        now = {"player": {"options": {"EvalFile": "a.nnue"}}, "nets": {"A-s1": "ff"}}
+        self.assertEqual(study.settings_differences(study.flatten(saved), study.flatten(now)),
+                         ['nets.A-s1: saved "00", now "ff"'])
+
+
 class Pairings(unittest.TestCase):
     def test_short_list_plays_a_round_robin(self):
         pairs = study.tournament_pairings(["All", "A", "B"], [1])
@@ -135,6 +142,9 @@ class Parsers(unittest.TestCase):
                 "validation loss 0.045534; 0 parameters clamped by quantization")
         self.assertEqual(study.training_rate("epoch 2 done\n" + line), 6583)
         self.assertIsNone(study.training_rate("nothing"))
+        # A resumed run with nothing left reports 0 positions: the earlier session's rate stands.
+        resumed = line + "\nwrote n.nnue after 2 epochs, 5400 positions (0 in 0.1 s, 0 positions/s); ..."
+        self.assertEqual(study.training_rate(resumed), 6583)
 
     def test_min_validation_loss_skips_epoch_zero(self):
         rows = [{"epoch": "0", "val_loss": "0.01"}, {"epoch": "1", "val_loss": "0.05"},
