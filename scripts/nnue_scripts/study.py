@@ -511,6 +511,17 @@ def settings_of(args):
     return settings
 
 
+def check_sets(sets):
+    """Refuses, before any training, a spec the core does not know (through `nnue-learn
+    features --fen`, which builds the set's encoder)."""
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    for spec in sets:
+        out = subprocess.run([binary("nnue-learn"), "features", "--feature-set", spec, "--fen", fen],
+                             text=True, capture_output=True)
+        if out.returncode != 0:
+            raise StudyError(f"--sets: {spec}: {out.stderr.strip() or 'refused by nnue-learn features'}")
+
+
 def train_net(study, args, spec, seed, progress):
     """Trains (or resumes) one net; returns its record."""
     name = net_name(spec, seed)
@@ -804,6 +815,7 @@ def main(argv=None):
         study.log({"start": {k: v for k, v in vars(args).items()}})
         if not args.no_build:
             study.run("build", ["cargo", "build", "--release", "--bin", "nnue", "--bin", "nnue-learn"])
+        check_sets(args.sets)
         keys = [(spec, seed) for seed in args.seeds for spec in args.sets]
         trainings = {}
         for i, (spec, seed) in enumerate(keys):
