@@ -12,26 +12,32 @@
 #   scripts/python_checks.sh --pipeline and the small end-to-end pipeline
 #                                       (python -m nnue_scripts.pipeline --small: generate,
 #                                       train, evaluate, play)
+#   scripts/python_checks.sh --study    and the small feature-set study
+#                                       (python -m nnue_scripts.study --small: two sets on
+#                                       the shipped sample, trained, measured, rated by a
+#                                       few games; docs/STUDY.md)
 #
 # The scripts' package (scripts/pyproject.toml, nnue-scripts) and python-chess are
 # installed into a virtual environment under target/ the first time (`pip install -e
 # scripts`; set NNUE_PYTHON to a python3 that already has python-chess to skip that: the
 # package is then taken from scripts/). The engine is built with
-# `cargo build --release --bin nnue`.
+# `cargo build --release --bin nnue` (and `--bin nnue-learn` for --study).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-  echo "python_checks.sh: error: $1 (usage: scripts/python_checks.sh [--match] [--pipeline])" >&2
+  echo "python_checks.sh: error: $1 (usage: scripts/python_checks.sh [--match] [--pipeline] [--study])" >&2
   exit 2
 }
 
 match=false
 pipeline=false
+study=false
 for arg in "$@"; do
   case "$arg" in
     --match) match=true ;;
     --pipeline) pipeline=true ;;
+    --study) study=true ;;
     *) usage "unknown argument '$arg'" ;;
   esac
 done
@@ -50,7 +56,11 @@ else
   export PYTHONPATH="$PWD/scripts${PYTHONPATH:+:$PYTHONPATH}"
 fi
 
-cargo build --release --bin nnue
+if $study; then
+  cargo build --release --bin nnue --bin nnue-learn
+else
+  cargo build --release --bin nnue
+fi
 engine=target/release/nnue
 
 "$python" -m unittest discover --start-directory scripts
@@ -66,4 +76,12 @@ if $pipeline; then
   # the net and that its evaluations correlate with the training scores, play two games.
   rm -rf target/pipeline-small
   "$python" -m nnue_scripts.pipeline --small --run-dir target/pipeline-small
+fi
+
+if $study; then
+  # Train All and All+H+V on the shipped sample (2 epochs), measure their features and
+  # search speed, play 4 games a condition (300 nodes, 50 ms a move), rate them, write
+  # the table, JSON and chart: the study's whole path in seconds (says nothing about strength).
+  rm -rf target/study-small
+  "$python" -m nnue_scripts.study --small --no-build --out-dir target/study-small
 fi
