@@ -13,7 +13,7 @@ use crate::error::LearnError;
 use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
 use crate::model::{Extractor, Model};
 use crate::optim::slots::ModelSlots;
-use crate::optim::{Optimizer, OptimizerKind, Step};
+use crate::optim::{Optimizer, Step};
 use crate::train::step::{train_step, LossSetting, Workspace};
 
 #[derive(clap::Args, Clone, Debug)]
@@ -153,15 +153,7 @@ pub fn measure(args: &BenchArgs) -> Result<BenchResult, LearnError> {
     }
     let extractor = Extractor::new(&shape);
     let model = Model::new(shape, 1, extractor.max_rows());
-    let opt = Optimizer {
-        kind: OptimizerKind::Adam,
-        beta1: 0.9,
-        beta2: 0.999,
-        eps: 1e-8,
-        weight_decay: 0.0,
-        momentum: 0.0,
-        max_grad: 1.0,
-    };
+    let opt = Optimizer::default();
     let mut bench = Bench {
         source: &source,
         extractor: &extractor,

@@ -183,35 +183,57 @@ impl FeatureStats {
         per_perspective(self.refreshes, self.moves)
     }
 
+    /// The four means with their JSON keys and text labels, in output order.
+    fn means(&self) -> [(&'static str, &'static str, f64); 4] {
+        [
+            (
+                "active_per_position",
+                "active per position",
+                self.active_per_position(),
+            ),
+            ("added_per_move", "added per move", self.added_per_move()),
+            (
+                "removed_per_move",
+                "removed per move",
+                self.removed_per_move(),
+            ),
+            ("refresh_rate", "refresh rate", self.refresh_rate()),
+        ]
+    }
+
     /// The figures as aligned text.
     pub fn text(&self, set: &FeatureSet) -> String {
-        format!(
-            "feature set:          {}\ninputs:               {}\npositions:            {}\nmoves:                {}\nactive per position:  {:.3}\nadded per move:       {:.3}\nremoved per move:     {:.3}\nrefresh rate:         {:.4}",
+        let mut text = format!(
+            "feature set:          {}\ninputs:               {}\npositions:            {}\nmoves:                {}",
             set.name(),
             set.size(),
             self.positions,
-            self.moves,
-            self.active_per_position(),
-            self.added_per_move(),
-            self.removed_per_move(),
-            self.refresh_rate()
-        )
+            self.moves
+        );
+        for (key, label, value) in self.means() {
+            // The refresh rate is a small share: one more digit.
+            let digits = if key == "refresh_rate" { 4 } else { 3 };
+            let label = format!("{label}:");
+            text.push_str(&format!("\n{label:<22}{value:.digits$}"));
+        }
+        text
     }
 
     /// The figures as one JSON object (the name is a spec: no character
     /// JSON would need escaped).
     pub fn json(&self, set: &FeatureSet) -> String {
-        format!(
-            "{{\"feature_set\": \"{}\", \"inputs\": {}, \"positions\": {}, \"moves\": {}, \"active_per_position\": {:.6}, \"added_per_move\": {:.6}, \"removed_per_move\": {:.6}, \"refresh_rate\": {:.6}}}",
+        let mut json = format!(
+            "{{\"feature_set\": \"{}\", \"inputs\": {}, \"positions\": {}, \"moves\": {}",
             set.name(),
             set.size(),
             self.positions,
-            self.moves,
-            self.active_per_position(),
-            self.added_per_move(),
-            self.removed_per_move(),
-            self.refresh_rate()
-        )
+            self.moves
+        );
+        for (key, _, value) in self.means() {
+            json.push_str(&format!(", \"{key}\": {value:.6}"));
+        }
+        json.push('}');
+        json
     }
 }
 

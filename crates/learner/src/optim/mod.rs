@@ -34,6 +34,22 @@ pub struct Optimizer {
     pub max_grad: f32,
 }
 
+impl Default for Optimizer {
+    /// Adam with the usual betas and epsilon, no weight decay, gradients
+    /// clipped to ±1: the trainer's defaults, which `bench` measures too.
+    fn default() -> Optimizer {
+        Optimizer {
+            kind: OptimizerKind::Adam,
+            beta1: 0.9,
+            beta2: 0.999,
+            eps: 1e-8,
+            weight_decay: 0.0,
+            momentum: 0.0,
+            max_grad: 1.0,
+        }
+    }
+}
+
 /// Per-weight optimizer state of one tensor: `m` (momentum / first moment) and
 /// `v` (squared gradients); unused ones stay zero.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -26,7 +26,7 @@ use crate::data::Filter;
 use crate::error::LearnError;
 use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
 use crate::model::ModelShape;
-use crate::optim::{Optimizer, OptimizerKind, Schedule};
+use crate::optim::{Optimizer, Schedule};
 
 /// The command line's defaults, shared with its `--help`.
 pub mod defaults {
@@ -177,15 +177,7 @@ fn defaults_for(shape: ModelShape) -> TrainConfig {
         epochs: defaults::EPOCHS,
         epoch_size: defaults::EPOCH_SIZE,
         batch_size: defaults::BATCH_SIZE,
-        optimizer: Optimizer {
-            kind: OptimizerKind::Adam,
-            beta1: 0.9,
-            beta2: 0.999,
-            eps: 1e-8,
-            weight_decay: 0.0,
-            momentum: 0.0,
-            max_grad: 1.0,
-        },
+        optimizer: Optimizer::default(),
         schedule: Schedule {
             lr: defaults::LR,
             decay: 1.0,
