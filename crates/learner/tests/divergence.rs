@@ -44,8 +44,8 @@ fn a_huge_learning_rate_stops_as_diverged_without_a_net() {
     assert!(!ok && code == 1, "{stderr}");
     assert_eq!(
         stderr,
-        "nnue-learn: error: training diverged: validation loss 13.707224 at epoch 3 is above \
-         the starting 0.703123 for 3 reports in a row (--divergence-patience 3); stopped \
+        "nnue-learn: error: training diverged: validation loss 13.707224 at epoch 3 is more \
+         than 25% above the starting 0.703123 for 3 reports in a row (--divergence-patience 3); stopped \
          without saving these weights (files saved before are kept)\n"
     );
     assert!(stdout.contains("epoch 3 done"), "{stdout}");
@@ -58,7 +58,7 @@ fn a_huge_learning_rate_stops_as_diverged_without_a_net() {
     let (ok, code, _, stderr) = run(&["--divergence-patience", "1"]);
     assert!(!ok && code == 1, "{stderr}");
     assert!(
-        stderr.contains("at epoch 1 is above the starting 0.703123 for 1 reports in a row (--divergence-patience 1)"),
+        stderr.contains("at epoch 1 is more than 25% above the starting 0.703123 for 1 reports in a row (--divergence-patience 1)"),
         "{stderr}"
     );
     let (ok, code, _, stderr) = run(&["--divergence-patience", "0"]);

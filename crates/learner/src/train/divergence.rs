@@ -1,8 +1,11 @@
 //! Stopping a run that has diverged, before it writes a useless net over a good
 //! one: a training or validation loss that is not a finite number, or a
-//! validation loss above the run's starting value for `--divergence-patience`
-//! reports in a row. The starting value is the initial validation loss (for a
-//! resumed run, that of the resumed weights). Newbob already rolls back single
+//! validation loss more than [`MARGIN`] above the run's starting value for
+//! `--divergence-patience` reports in a row. The starting value is the initial
+//! validation loss (for a resumed run, that of the resumed weights). The margin
+//! keeps fine-tuning apart from divergence: a run from `--init-net` starts from
+//! a trained net, and new data can raise its validation loss a little for a
+//! while; a diverged run's loss is many times its start (`--lr 1e9`: 20 times). Newbob already rolls back single
 //! bad epochs; this catches the run that never recovers, as a learning rate
 //! orders of magnitude too high does. While the validation loss is above the
 //! start the periodic saves are skipped, so the files a diverged run leaves
@@ -11,6 +14,10 @@
 /// Reports in a row above the starting validation loss that stop a run
 /// (`--divergence-patience`'s default).
 pub const DEFAULT_PATIENCE: u32 = 3;
+
+/// How far above the starting validation loss, relatively, a report counts as
+/// diverging (0.25: more than 25 % above).
+pub const MARGIN: f64 = 0.25;
 
 /// Why a run was judged diverged.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -21,8 +28,9 @@ pub enum DivergenceError {
     /// A validation loss is not a finite number.
     #[error("validation loss {loss} {when}")]
     ValidationLoss { loss: f64, when: String },
-    /// The validation loss stayed above the start for `patience` reports.
-    #[error("validation loss {loss:.6} {when} is above the starting {start:.6} for {reports} reports in a row (--divergence-patience {patience})")]
+    /// The validation loss stayed above the start (plus the margin) for
+    /// `patience` reports.
+    #[error("validation loss {loss:.6} {when} is more than {}% above the starting {start:.6} for {reports} reports in a row (--divergence-patience {patience})", MARGIN * 100.0)]
     Above {
         loss: f64,
         when: String,
@@ -50,8 +58,9 @@ impl Divergence {
         }
     }
 
-    /// Whether the last validation loss was above the start (such weights are
-    /// not saved by the periodic saves, so the last saved net stays a good one).
+    /// Whether the last validation loss was above the start by more than the
+    /// margin (such weights are not saved by the periodic saves, so the last
+    /// saved net stays a good one).
     pub fn is_above(&self) -> bool {
         self.above > 0
     }
@@ -70,7 +79,7 @@ impl Divergence {
         if !loss.is_finite() {
             return Err(DivergenceError::ValidationLoss { loss, when });
         }
-        if loss > self.start {
+        if loss > self.start * (1.0 + MARGIN) {
             self.above += 1;
         } else {
             self.above = 0;
@@ -95,14 +104,16 @@ mod tests {
     #[test]
     fn a_run_stops_after_patience_reports_above_the_start() {
         let mut d = Divergence::new(2, 0.5);
-        assert!(d.check_validation(0.6, "at epoch 1").is_ok());
-        // A report at or below the start resets the count.
-        assert!(d.check_validation(0.5, "at epoch 2").is_ok());
+        assert!(d.check_validation(0.7, "at epoch 1").is_ok());
+        assert!(d.is_above());
+        // A report within the margin (25 % above 0.5 is 0.625) resets the count.
+        assert!(d.check_validation(0.6, "at epoch 2").is_ok());
+        assert!(!d.is_above());
         assert!(d.check_validation(0.7, "at epoch 3").is_ok());
         let e = d.check_validation(0.8, "at epoch 4").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "validation loss 0.800000 at epoch 4 is above the starting 0.500000 for 2 reports in a row (--divergence-patience 2)"
+            "validation loss 0.800000 at epoch 4 is more than 25% above the starting 0.500000 for 2 reports in a row (--divergence-patience 2)"
         );
     }
 
