@@ -132,3 +132,14 @@ fn nnue_evaluator_follows_moves_halfkp() {
 fn nnue_evaluator_follows_moves_thesis_set() {
     incremental_matches_refresh(&Architecture::new("All+H+V", 64, &[16]).unwrap());
 }
+
+/// The core refuses nets that can evaluate beyond `EVAL_LIMIT`; that limit is a
+/// copy of the engine's clamp (the core cannot depend on the engine), so the two
+/// must not drift apart.
+#[test]
+fn the_cores_net_range_limit_is_the_engines_eval_max() {
+    assert_eq!(
+        nnue_core::nnue::EVAL_LIMIT,
+        i64::from(nnue_engine::value::EVAL_MAX)
+    );
+}
