@@ -440,3 +440,56 @@ fn the_evaluation_cache_changes_nothing_but_speed() {
         }
     }
 }
+
+/// `soft_nodes` is checked between iterations only: the search ends after the
+/// first completed iteration whose node count reaches it, with that iteration's
+/// result whole; the hard `nodes` cap still stops an iteration midway.
+#[test]
+fn soft_node_limit_ends_after_the_iteration_that_crosses_it() {
+    let p = pos(MIDDLEGAME);
+    let mut per_depth: Vec<(u32, u64)> = Vec::new();
+    let mut on_info = |i: &Info| per_depth.push((i.depth, i.nodes));
+    let context = SearchContext {
+        on_info: Some(&mut on_info),
+        ..SearchContext::default()
+    };
+    let full = Searcher::new(16, 1).search_with(&p, &depth(8), context);
+    assert_eq!(
+        per_depth,
+        [
+            (1, 42),
+            (2, 172),
+            (3, 844),
+            (4, 1330),
+            (5, 2426),
+            (6, 3869),
+            (7, 6323),
+            (8, 10340)
+        ],
+        "the iterations' node counts"
+    );
+    assert_eq!((full.depth, full.nodes), per_depth[7]);
+    let soft = |soft: u64, nodes: Option<u64>| {
+        let limits = Limits {
+            depth: Some(8),
+            nodes,
+            soft_nodes: Some(soft),
+            ..Limits::default()
+        };
+        let r = Searcher::new(16, 1).search(&p, &limits);
+        (r.depth, r.nodes)
+    };
+    for &(d, n) in &per_depth[..7] {
+        assert_eq!(soft(n, None), (d, n), "exactly at iteration {d}");
+        assert_eq!(soft(n + 1, None), per_depth[d as usize], "just past it");
+    }
+    assert_eq!(soft(1, None), per_depth[0]);
+    // The depth limit still caps the search.
+    assert_eq!(soft(u64::MAX, None), per_depth[7]);
+    // A hard cap just past iteration 6 stops iteration 7 midway (checked every
+    // 1024 nodes), whatever the soft limit.
+    let cap = per_depth[5].1 + 1;
+    let (d, n) = soft(u64::MAX, Some(cap));
+    assert_eq!(d, 6);
+    assert!(n >= cap && n < cap + 1024 && n < per_depth[6].1, "{n}");
+}

@@ -11,7 +11,14 @@ use shakmaty::Move;
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     pub depth: Option<u32>,
+    /// Hard node cap: the search stops as soon as it has used this many nodes,
+    /// even in the middle of an iteration.
     pub nodes: Option<u64>,
+    /// Soft node limit: no new iteration of iterative deepening starts once the
+    /// search has used this many nodes (the finished iteration is kept whole, as
+    /// data generators want: complete iterations at a roughly fixed cost).
+    /// `None` changes nothing.
+    pub soft_nodes: Option<u64>,
     pub movetime: Option<Duration>,
     pub wtime: Option<Duration>,
     pub btime: Option<Duration>,

@@ -522,6 +522,12 @@ fn main_loop(
         }
 
         // Deciding whether to start another iteration.
+        if p.limits
+            .soft_nodes
+            .is_some_and(|soft| w.total_nodes() >= soft)
+        {
+            break;
+        }
         if let Some(mate) = p.limits.mate {
             let v = moves[0].score;
             if v >= MATE_BOUND && (MATE - v + 1) / 2 <= mate as i32 {

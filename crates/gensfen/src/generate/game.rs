@@ -9,6 +9,7 @@ use nnue_engine::search::{key, Limits, SearchContext, SearchControl, Searcher};
 use shakmaty::{Bitboard, Chess, Color, Position};
 
 use super::dedup::Dedup;
+use super::opening::Opening;
 use super::options::{GenConfig, KNOWN_WIN};
 use super::random_move::{choose, Chooser, RandomPlan};
 use crate::rng::GenRng;
@@ -73,6 +74,11 @@ pub struct Game {
     pub last: Chess,
     /// The search value of `last`, from its side to move (0 if not searched).
     pub last_value: i32,
+    /// Random openings drawn and rejected before this game's (0 without
+    /// `--random-opening-plies`).
+    pub opening_rejections: u32,
+    /// No random opening passed the check: the game started from the base position.
+    pub opening_fallback: bool,
 }
 
 /// What a worker needs to play games.
@@ -93,25 +99,23 @@ struct Pending {
 impl Player<'_> {
     /// Plays one game from `start`.
     pub fn play(&mut self, start: &Chess) -> Game {
+        self.play_from(&Opening::plain(start))
+    }
+
+    /// Plays one game from `opening`: its random plies count as the game's first
+    /// plies (for `--write-minply`, the records' ply, the random-move plan and
+    /// the end rules) but are not searched or written.
+    pub fn play_from(&mut self, opening: &Opening) -> Game {
         let config = self.config;
-        let mut pos = start.clone();
-        let mut keys: Vec<u64> = Vec::new();
+        let mut pos = opening.position.clone();
+        let mut keys: Vec<u64> = opening.keys.clone();
         let mut scores: Vec<i32> = Vec::new();
         let mut pending: Vec<Pending> = Vec::new();
         let mut plan = RandomPlan::new(config, self.rng);
         let should_resign = self.rng.below(10) < RESIGNING_GAMES_IN_TEN;
         let mut resign_counter = 0;
-        for ply in 0.. {
-            let depth = config.depth_min
-                + self
-                    .rng
-                    .below(u64::from(config.depth_max - config.depth_min + 1))
-                    as u32;
-            let limits = Limits {
-                depth: Some(depth),
-                nodes: config.nodes,
-                ..Limits::default()
-            };
+        for ply in opening.plies as usize.. {
+            let limits = self.limits();
             let context = SearchContext {
                 history: &keys,
                 control: Some(self.control),
@@ -122,7 +126,7 @@ impl Player<'_> {
                 return abandoned(GameEnd::Stopped, ply, pos);
             }
             let result_value = result.value;
-            if let Some((end, result)) = rules_end(config, &pos, &keys, &scores) {
+            if let Some((end, result)) = rules_end(config, &pos, ply, &keys, &scores) {
                 return finish(pending, end, result, ply, pos).with_value(result_value);
             }
             let value = result.value;
@@ -168,6 +172,20 @@ impl Player<'_> {
         }
         unreachable!("the ply loop only ends by returning")
     }
+
+    /// The limits of one ply's search: a depth drawn from [depth, depth2] (the
+    /// draw is made even when both are equal, as the tools do), the hard and
+    /// soft node limits.
+    fn limits(&mut self) -> Limits {
+        let config = self.config;
+        let spread = u64::from(config.depth_max - config.depth_min + 1);
+        Limits {
+            depth: Some(config.depth_min + self.rng.below(spread) as u32),
+            nodes: config.nodes,
+            soft_nodes: config.soft_nodes,
+            ..Limits::default()
+        }
+    }
 }
 
 /// A game that produced no usable result.
@@ -179,6 +197,8 @@ fn abandoned(end: GameEnd, plies: usize, last: Chess) -> Game {
         plies,
         last,
         last_value: 0,
+        opening_rejections: 0,
+        opening_fallback: false,
     }
 }
 
@@ -222,18 +242,20 @@ fn finish(
         plies,
         last,
         last_value: 0,
+        opening_rejections: 0,
+        opening_fallback: false,
     }
 }
 
-/// The end checks after the search, in Stockfish tools' order; the result is from
-/// the side to move.
+/// The end checks after the search at the game's `ply`, in Stockfish tools'
+/// order; the result is from the side to move.
 fn rules_end(
     config: &GenConfig,
     pos: &Chess,
+    ply: usize,
     keys: &[u64],
     scores: &[i32],
 ) -> Option<(GameEnd, GameResult)> {
-    let ply = scores.len();
     let legal = pos.legal_moves();
     if ply >= config.write_maxply as usize {
         return Some((GameEnd::MaxPly, GameResult::Draw));

@@ -11,6 +11,7 @@
 pub mod book;
 pub mod dedup;
 pub mod game;
+pub mod opening;
 pub mod options;
 pub mod random_move;
 pub mod summary;
@@ -33,6 +34,7 @@ use crate::rng::{worker_seed, GenRng};
 use book::Book;
 use dedup::Dedup;
 use game::{Game, GameEnd, Player};
+use opening::{Opening, OpeningChecker};
 use options::{GenConfig, GenerateArgs};
 use summary::Summary;
 use writer::{check_outputs, open_sink, RecordSink, RotatingSink};
@@ -76,7 +78,12 @@ pub fn generate(args: &GenerateArgs, stop: &AtomicBool) -> Result<Summary, Error
         .transpose()?;
     let eval = config.eval.load()?;
     let searchers = (0..config.threads)
-        .map(|_| new_searcher(&config, &eval))
+        .map(|_| {
+            let checker = config
+                .random_opening
+                .map(|settings| OpeningChecker::new(settings, &eval));
+            Ok::<_, Error>((new_searcher(&config, &eval)?, checker))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let sink: Box<dyn RecordSink> = match config.save_every {
         Some(every) => Box::new(RotatingSink::open(
@@ -104,7 +111,7 @@ fn new_searcher(config: &GenConfig, eval: &EvalKind) -> Result<Searcher, Error> 
 fn play(
     config: &GenConfig,
     book: Option<&Book>,
-    searchers: Vec<Searcher>,
+    searchers: Vec<(Searcher, Option<OpeningChecker>)>,
     sink: Box<dyn RecordSink>,
     stop: &AtomicBool,
 ) -> Result<Summary, Error> {
@@ -112,7 +119,7 @@ fn play(
     let dedup = Dedup::new(config.dedup_mib);
     let (tx, rx) = bounded::<Game>(config.threads * QUEUE_GAMES_PER_WORKER);
     std::thread::scope(|scope| {
-        for (index, searcher) in searchers.into_iter().enumerate() {
+        for (index, (searcher, checker)) in searchers.into_iter().enumerate() {
             let worker = Worker {
                 index,
                 config,
@@ -124,7 +131,7 @@ fn play(
             let spawned = std::thread::Builder::new()
                 .name(format!("gensfen-{index}"))
                 .stack_size(SEARCH_STACK_BYTES)
-                .spawn_scoped(scope, move || worker.run(searcher));
+                .spawn_scoped(scope, move || worker.run(searcher, checker));
             if let Err(source) = spawned {
                 control.stop.store(true, Ordering::SeqCst);
                 return Err(Error::Thread { index, source });
@@ -150,8 +157,10 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    /// Plays games until the run stops, sending each to the writer.
-    fn run(self, mut searcher: Searcher) {
+    /// Plays games until the run stops, sending each to the writer; with a
+    /// `checker`, each game starts from a verified random opening drawn from the
+    /// game's base position with the worker's random stream.
+    fn run(self, mut searcher: Searcher, mut checker: Option<OpeningChecker>) {
         let config = self.config;
         let shard = config.shard;
         let mut rng = GenRng::new(worker_seed(config.seed, shard.index, self.index as u64));
@@ -164,9 +173,13 @@ impl Worker<'_> {
             if self.control.stop.load(Ordering::Relaxed) {
                 return;
             }
-            let opening = self
+            let base = self
                 .book
                 .map_or(&start, |b| b.get(slot + game_number * stride));
+            let opening = match checker.as_mut() {
+                Some(checker) => checker.draw(base, &mut rng, self.control),
+                None => Opening::plain(base),
+            };
             let mut player = Player {
                 config,
                 searcher: &mut searcher,
@@ -174,7 +187,9 @@ impl Worker<'_> {
                 dedup: self.dedup,
                 control: self.control,
             };
-            let mut game = player.play(opening);
+            let mut game = player.play_from(&opening);
+            game.opening_rejections = opening.rejections;
+            game.opening_fallback = opening.fallback;
             if game.end == GameEnd::Stopped {
                 return;
             }
@@ -202,6 +217,7 @@ fn write_games(
     let mut summary = Summary {
         output: config.output.clone(),
         seed: config.seed,
+        random_openings: config.random_opening.is_some(),
         ..Summary::default()
     };
     let mut progress = Progress::new(config.count, config.quiet);

@@ -11,6 +11,7 @@ use nnue_core::output::{OutputCheck, OutputMode};
 
 use crate::error::Error;
 use crate::eval::EvalChoice;
+use crate::generate::opening::{PlyRange, RandomOpening};
 use crate::rng::{mix, GenRng};
 use crate::shard::Shard;
 
@@ -32,6 +33,12 @@ const HASH_MAX: i64 = 65536;
 const MULTI_PV_MAX: i64 = 256;
 /// Largest duplicate filter, MiB (64 GiB).
 const DEDUP_MIB_MAX: i64 = 65536;
+/// Depth of the random openings' verification search: deep enough to see a
+/// piece hung by the random plies, cheap next to a game of searches.
+const OPENING_CHECK_DEPTH_DEFAULT: u32 = 8;
+/// Largest |score| of a kept random opening, internal units: about 100 cp on
+/// Stockfish's scale (a pawn is 208), a position still worth playing out.
+const OPENING_MAX_SCORE_DEFAULT: i32 = 200;
 /// Salt that separates `--random-file-name`'s suffix from the games' streams.
 const FILE_NAME_SALT: u64 = 0x5EED_F11E;
 
@@ -68,6 +75,26 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 0, allow_negative_numbers = true,
           value_parser = RangedI64ValueParser::<u64>::new().range(0..))]
     pub nodes: u64,
+    /// Soft node limit per search: no new iteration starts once the search has
+    /// used this many nodes (--nodes stays the hard cap). Default depth: unlimited.
+    #[arg(long, alias = "soft_nodes", allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<u64>::new().range(1..))]
+    pub soft_nodes: Option<u64>,
+    /// Each game starts with N uniformly random plies, N drawn from MIN-MAX (or
+    /// exactly N), kept when the verification search scores them within
+    /// --opening-max-score; not written as training positions.
+    #[arg(long, alias = "random_opening_plies", value_name = "MIN-MAX")]
+    pub random_opening_plies: Option<PlyRange>,
+    /// Depth of the random openings' verification search (one thread, empty table).
+    #[arg(long, default_value_t = OPENING_CHECK_DEPTH_DEFAULT, alias = "opening_check_depth",
+          requires = "random_opening_plies", allow_negative_numbers = true,
+          value_parser = value_parser!(u32).range(1..=i64::from(DEPTH_MAX)))]
+    pub opening_check_depth: u32,
+    /// Largest |verification score| of a kept random opening, internal units.
+    #[arg(long, default_value_t = OPENING_MAX_SCORE_DEFAULT, alias = "opening_max_score",
+          requires = "random_opening_plies", allow_negative_numbers = true,
+          value_parser = value_parser!(i32).range(0..=i64::from(EVAL_LIMIT_MAX)))]
+    pub opening_max_score: i32,
     /// A search value at least this large (absolute, internal units) ends the game.
     #[arg(long, default_value_t = 3000, alias = "eval_limit", allow_negative_numbers = true,
           value_parser = value_parser!(i32).range(1..))]
@@ -206,6 +233,8 @@ pub struct GenConfig {
     pub depth_min: u32,
     pub depth_max: u32,
     pub nodes: Option<u64>,
+    pub soft_nodes: Option<u64>,
+    pub random_opening: Option<RandomOpening>,
     pub eval_limit: i32,
     pub write_minply: u32,
     pub write_maxply: u32,
@@ -238,7 +267,7 @@ impl GenerateArgs {
     /// is given.
     pub fn resolve(&self, clock_seed: u64) -> Result<GenConfig, Error> {
         let nodes = (self.nodes > 0).then_some(self.nodes);
-        let (depth_min, depth_max) = self.depths(nodes.is_some())?;
+        let (depth_min, depth_max) = self.depths(nodes.is_some() || self.soft_nodes.is_some())?;
         self.check_plies()?;
         let seed = self
             .seed
@@ -252,6 +281,12 @@ impl GenerateArgs {
             depth_min,
             depth_max,
             nodes,
+            soft_nodes: self.soft_nodes,
+            random_opening: self.random_opening_plies.map(|plies| RandomOpening {
+                plies,
+                check_depth: self.opening_check_depth,
+                max_score: self.opening_max_score,
+            }),
             eval_limit: self.eval_limit.min(EVAL_LIMIT_MAX),
             write_minply: self.write_minply,
             write_maxply: self.write_maxply,
@@ -280,7 +315,7 @@ impl GenerateArgs {
     }
 
     /// The search depth window: `--depth` (default 3, or unlimited with
-    /// `--nodes`) up to `--depth2` (default: `--depth`).
+    /// `--nodes` or `--soft-nodes`) up to `--depth2` (default: `--depth`).
     fn depths(&self, has_nodes: bool) -> Result<(u32, u32), Error> {
         let default = if has_nodes { DEPTH_MAX } else { DEPTH_DEFAULT };
         let depth = self.depth.unwrap_or(default);

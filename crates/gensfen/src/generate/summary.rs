@@ -8,6 +8,7 @@ use std::time::Duration;
 use nnue_core::packed::GameResult;
 
 use super::game::{Game, GameEnd};
+use super::opening;
 
 /// What a run produced.
 #[derive(Debug, Default, Clone)]
@@ -26,6 +27,13 @@ pub struct Summary {
     /// Records written.
     pub positions: u64,
     pub elapsed: Duration,
+    /// The run drew random openings (`--random-opening-plies`): print their counts.
+    pub random_openings: bool,
+    /// Random openings rejected by the verification search (or ending the game
+    /// on the way), over the games the writer took.
+    pub opening_rejections: u64,
+    /// Games that found no passing opening and started from the base position.
+    pub opening_fallbacks: u64,
     /// Stopped by Ctrl-C / SIGTERM or `--max-time-*` before `--loop` was reached.
     pub interrupted: bool,
 }
@@ -34,6 +42,8 @@ impl Summary {
     /// Counts a game the writer received.
     pub fn add_game(&mut self, game: &Game) {
         *self.ends.entry(game.end).or_default() += 1;
+        self.opening_rejections += u64::from(game.opening_rejections);
+        self.opening_fallbacks += u64::from(game.opening_fallback);
         let Some(result) = game.white_result else {
             return;
         };
@@ -82,6 +92,15 @@ impl fmt::Display for Summary {
             .map(|(end, n)| format!("{} {n}", end.name()))
             .collect();
         writeln!(f, "game ends: {}", ends.join(", "))?;
+        if self.random_openings {
+            writeln!(
+                f,
+                "random openings: {} rejected, {} games from the base position after {} rejections",
+                self.opening_rejections,
+                self.opening_fallbacks,
+                opening::OPENING_ATTEMPTS_MAX
+            )?;
+        }
         write!(f, "seed: {}", self.seed)
     }
 }
