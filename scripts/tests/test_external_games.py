@@ -20,7 +20,17 @@ from nnue_scripts import gauntlet
 
 GEN_SFEN = ext.DEFAULT_GEN_SFEN
 ENGINE = common.DEFAULT_ENGINE
-BUILT = os.access(GEN_SFEN, os.X_OK) and os.access(ENGINE, os.X_OK)
+
+
+def built():
+    """Both release binaries exist, and nnue-gen-sfen is recent enough to label moves."""
+    if not (os.access(GEN_SFEN, os.X_OK) and os.access(ENGINE, os.X_OK)):
+        return False
+    help_text = subprocess.run([GEN_SFEN, "rescore", "--help"], text=True, capture_output=True).stdout
+    return "--best-move" in help_text
+
+
+BUILT = built()
 # An opening as data/openings.epd writes it: the position and the moves reaching it.
 OPENING_LINE = ('rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - '
                 'c0 "e2e4 e7e5 g1f3 g8f6"; c1 "0 cp white, depth 1";')
@@ -130,7 +140,7 @@ class RecordsTest(unittest.TestCase):
                 self.assertIn(message, stderr.getvalue())
 
 
-@unittest.skipUnless(BUILT, "needs target/release/nnue and nnue-gen-sfen (cargo build --release)")
+@unittest.skipUnless(BUILT, "needs target/release/nnue and a current nnue-gen-sfen (cargo build --release)")
 class PlayAndLabelTest(unittest.TestCase):
     """Our engine against itself: 300 nodes a move, games cut at ply 24."""
 
