@@ -85,7 +85,7 @@ fn first_verdict(values: &[i32], first_ply: usize) -> Option<(usize, GameEnd, Op
     let (mut white, mut black, mut draw) = (0u32, 0u32, 0u32);
     for (i, &v) in values.iter().enumerate() {
         let ply = first_ply + i;
-        let white_view = if ply % 2 == 0 { v } else { -v };
+        let white_view = if ply.is_multiple_of(2) { v } else { -v };
         draw = if ply >= DRAW.from_ply as usize && v.abs() <= DRAW.score {
             draw + 1
         } else {
@@ -117,7 +117,7 @@ fn first_verdict(values: &[i32], first_ply: usize) -> Option<(usize, GameEnd, Op
 /// Every record's result is the game's result from its own side to move.
 fn assert_results_follow(records: &[PackedSfenValue], white: GameResult) {
     for r in records {
-        let own = if r.game_ply % 2 == 0 {
+        let own = if r.game_ply.is_multiple_of(2) {
             white
         } else {
             white.flip()
