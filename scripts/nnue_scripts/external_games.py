@@ -28,7 +28,7 @@ from the start position with those moves, so plies count from the start; any oth
 starts at its position, ply 0. A game ends by the rules (mate, stalemate, threefold
 repetition, fifty moves, insufficient material) or as a draw at --max-plies. A game in
 which an engine fails (crash, illegal or no move) is recorded with result `*` and not
-used.
+used; the next run plays it again.
 
 Resumable: every finished game is appended to the PGN (--pgn, default the output with
 `.pgn`), with its index in the Round tag; a later run with the same options plays only
@@ -42,8 +42,9 @@ check are kept, as the generator keeps them), its result from the side to move's
 score and the move from a depth-D search (--eval-file: with that net; default the
 classical evaluation). The output is .bin, .binpack or .plain by its extension; an
 existing output is replaced only with --force or when its PGN exists (a resumed run).
-Exit status: 0 when done, 1 on a failure (an engine that does not start, bad PGN, a
-failed rescore), 2 for a bad option.
+Exit status: 0 when done, 1 on a failure (no opponent installed, bad book or PGN, a
+failed labelling), 2 for a bad option, 130 when stopped by Ctrl-C (the finished games
+are saved; the next run resumes).
 """
 
 import argparse
@@ -79,6 +80,8 @@ DEFAULT_MAX_PLIES = 400
 DEFAULT_WRITE_MINPLY = 16
 DEFAULT_DEPTH = 8
 OUR_NAME = "nnue"
+# Exit status after Ctrl-C, as the project's programs use (128 + SIGINT).
+STOPPED_STATUS = 130
 OUTPUT_EXTENSIONS = (".bin", ".binpack", ".plain")
 # What a finished game's PGN Result means for White.
 WHITE_RESULT = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}
@@ -133,7 +136,10 @@ def parse_opening(line, where):
 
 
 def load_openings(path):
-    """The book's openings (one EPD or FEN a line, '#' comments), in file order."""
+    """The book's openings (one EPD or FEN a line, '#' comments), in file order; the
+    start position alone for an empty path."""
+    if not path:
+        return [Opening(chess.STARTING_FEN, [], chess.STARTING_FEN)]
     try:
         with open(path) as f:
             lines = f.read().splitlines()
@@ -201,9 +207,10 @@ def play_job(job, ours, limits, max_plies):
     white, black = (ours, job.opponent) if job.ours_white else (job.opponent, ours)
     entrants = {chess.WHITE: white, chess.BLACK: black}
     engines, result, termination = {}, "*", "normal"
+    current = chess.WHITE  # the side whose engine is starting or moving
     try:
-        for side, entrant in entrants.items():
-            engines[side] = common.start_engine(entrant.command, entrant.options, entrant.protocol)
+        for current, entrant in entrants.items():
+            engines[current] = common.start_engine(entrant.command, entrant.options, entrant.protocol)
         while True:
             outcome = board.outcome(claim_draw=True)
             if outcome:
@@ -212,7 +219,7 @@ def play_job(job, ours, limits, max_plies):
             if board.ply() >= max_plies:
                 result, termination = "1/2-1/2", "max plies"
                 break
-            side = board.turn
+            side = current = board.turn
             played = engines[side].play(board, limits.for_entrant(entrants[side]))
             if played.resigned:
                 result, termination = ("0-1" if side == chess.WHITE else "1-0"), "resignation"
@@ -222,8 +229,7 @@ def play_job(job, ours, limits, max_plies):
                 break
             board.push(played.move)
     except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError, TimeoutError) as exc:
-        failed = entrants[board.turn].name
-        termination = f"engine failure: {failed}: {exc!r} at {board.fen()}"
+        termination = f"engine failure: {entrants[current].name}: {exc!r} at {board.fen()}"
     finally:
         for engine in engines.values():
             try:
@@ -304,13 +310,25 @@ def check_resumed(path, games, jobs):
             )
 
 
+def failed(game):
+    """A saved game that did not finish (an engine failed): replayed by the next run."""
+    return game.headers.get("Result") not in WHITE_RESULT
+
+
+class Stopped(Exception):
+    """Ctrl-C while playing: the finished games are saved, the output is not written."""
+
+
 def play_missing(jobs, done, ours, args, limits):
-    """Plays the jobs whose games are not in `done`, args.concurrency at a time,
-    appending each to the PGN as it ends and showing progress."""
-    todo = [job for job in jobs if job.index not in done]
+    """Plays the jobs whose games are not in `done` (or failed there), args.concurrency
+    at a time, appending each to the PGN as it ends (a replayed game's later copy is
+    the one read back) and showing progress. Ctrl-C cancels the games not finished
+    and raises Stopped."""
+    todo = [job for job in jobs if job.index not in done or failed(done[job.index])]
     total, finished, started = len(jobs), len(jobs) - len(todo), time.monotonic()
     print(f"{PROGRAM}: {finished} of {total} games in {args.pgn}, {len(todo)} to play", flush=True)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency)
+    try:
         futures = {pool.submit(play_job, job, ours, limits, args.max_plies): job for job in todo}
         for future in concurrent.futures.as_completed(futures):
             job, game = futures[future], future.result()
@@ -318,14 +336,18 @@ def play_missing(jobs, done, ours, args, limits):
                 out.write(str(game) + "\n\n")
             done[job.index] = game
             finished += 1
-            rate = (time.monotonic() - started) / max(finished - (total - len(todo)), 1)
-            eta = rate * (total - finished)
+            per_game = (time.monotonic() - started) / (finished - (total - len(todo)))
             print(
                 f"game {job.index + 1:4}/{total}: {game.headers['White']} vs {game.headers['Black']}: "
                 f"{game.headers['Result']} ({game.headers['Termination']}, {game.end().ply()} plies)"
-                f"  [{finished}/{total}, ETA {eta:.0f} s]",
+                f"  [{finished}/{total}, ETA {per_game * (total - finished):.0f} s]",
                 flush=True,
             )
+    except KeyboardInterrupt:
+        # The engines got the same SIGINT; games in flight are dropped, not saved.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise Stopped(f"stopped: {finished} of {total} games saved in {args.pgn}; run again to resume") from None
+    pool.shutdown()
 
 
 # --- records -------------------------------------------------------------------------
@@ -394,7 +416,7 @@ def parse_args(argv=None):
     parser.add_argument("--engine-option", action="append", default=[], help="our engine's UCI option Name=Value")
     parser.add_argument("--opponent", action="append", default=[], help="NAME:COMMAND[:uci|xboard][:Name=Value,...]")
     parser.add_argument("--sf-elo", default=DEFAULT_SF_ELO, help="UCI_Elo levels of the default Stockfish opponents")
-    parser.add_argument("--book", default=DEFAULT_BOOK, help="EPD openings, shuffled by --seed")
+    parser.add_argument("--book", default=DEFAULT_BOOK, help="EPD openings, shuffled by --seed ('' for the start position)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODES, help="nodes per move (0: --movetime for everyone)")
     parser.add_argument("--movetime", type=float, default=DEFAULT_MOVETIME, help="seconds per move where no node limit applies")
@@ -481,6 +503,10 @@ def run(args):
     check_resumed(args.pgn, done, jobs)
     play_missing(jobs, done, ours, args, Limits(args.nodes, args.movetime))
     wanted = {job.index: done[job.index] for job in jobs}
+    for index, game in sorted(wanted.items()):
+        if failed(game):
+            print(f"{PROGRAM}: note: game {index + 1} not used ({game.headers.get('Termination')}); "
+                  "the next run plays it again", file=sys.stderr)
     directory = os.path.dirname(os.path.abspath(args.output))
     with tempfile.TemporaryDirectory(dir=directory, prefix=".external-games-") as tmp:
         plain = os.path.join(tmp, "positions.plain")
@@ -505,6 +531,9 @@ def main(argv=None):
     except Failure as exc:
         print(f"{PROGRAM}: error: {exc}", file=sys.stderr)
         return 1
+    except Stopped as exc:
+        print(f"{PROGRAM}: {exc}", file=sys.stderr)
+        return STOPPED_STATUS
 
 
 if __name__ == "__main__":

@@ -140,6 +140,24 @@ class RecordsTest(unittest.TestCase):
                 self.assertIn(message, stderr.getvalue())
 
 
+class FailedGamesTest(unittest.TestCase):
+    def test_a_failed_game_is_saved_unused_and_played_again(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            pgn = os.path.join(tmp, "g.pgn")
+            argv = ["-o", os.path.join(tmp, "x.bin"), "--pgn", pgn, "--games", "2", "--engine", "/bin/false",
+                    "--gen-sfen", "/bin/true", "--opponent", "broken:/bin/false", "--book", ""]
+            for run in (1, 2):
+                out, err = io.StringIO(), io.StringIO()
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    self.assertEqual(ext.main(argv), 1)
+                self.assertIn(f"0 of 2 games in {pgn}, 2 to play", out.getvalue())
+                self.assertIn("game 1 not used (engine failure: nnue: ", err.getvalue())
+                self.assertIn("error: no position from ply 16 on", err.getvalue())
+                with open(pgn) as f:
+                    self.assertEqual(f.read().count("[Result \"*\"]"), 2 * run)
+            self.assertEqual(sorted(ext.read_pgn(pgn)), [0, 1])
+
+
 @unittest.skipUnless(BUILT, "needs target/release/nnue and a current nnue-gen-sfen (cargo build --release)")
 class PlayAndLabelTest(unittest.TestCase):
     """Our engine against itself: 300 nodes a move, games cut at ply 24."""
