@@ -16,6 +16,9 @@ evaluations are checked against the training scores (`nnue-learn check`: Pearson
 correlation and mean absolute difference, on the held-out tail of the data; with --small, over the
 whole small set), and it plays a match against the classical evaluation
 (`nnue_scripts.match`, `EvalFile` vs `Use NNUE=false`, equal time).
+With `--external-games N`, each generation also plays N games against the installed
+Debian engines (`nnue_scripts.external_games`) whose positions, labelled by the same net
+and depth as the self-play, join the training data (`ext<k>.bin`).
 
 Every step writes `DIR/<step>.done` (JSON: command, parameters, seconds, results) when
 it finishes, and is skipped when that file exists, so an interrupted run continues
@@ -138,6 +141,37 @@ def self_play(run, args, k, label_net):
     evaluation, or the --init-net a run carries on from)."""
     labels = ["--eval-file", label_net] if label_net else ["--use-nnue", "false"]
     return generate(run, args, f"gen{k}", args.positions, args.depth, labels + shlex.split(args.gen_args))
+
+
+def external(run, args, k, label_net):
+    """Generation k's games against other engines (--external-games N, off by default):
+    our engine with the generation's labelling net (or the classical evaluation) plays
+    the installed Debian engines, and every position is labelled as its self-play is
+    (same net, same depth) by nnue_scripts.external_games, which resumes from its PGN."""
+    step = f"ext{k}"
+    out = run.path(f"{step}.bin")
+    if run.done(step):
+        return out
+    started = time.time()
+    command = [
+        sys.executable, "-m", "nnue_scripts.external_games",
+        "--output", out,
+        "--games", str(args.external_games),
+        "--engine", binary("nnue"),
+        "--gen-sfen", binary("nnue-gen-sfen"),
+        "--depth", str(args.depth),
+        "--seed", str(args.seed_number + k),
+        "--concurrency", str(args.threads),
+        "--threads", str(args.threads),
+    ]
+    if label_net:
+        command += ["--engine-option", f"EvalFile={label_net}", "--eval-file", label_net]
+    else:
+        command += ["--engine-option", "Use NNUE=false"]
+    command += shlex.split(args.external_args)
+    run.execute(step, command)
+    run.finish(step, started, games=args.external_games, positions=os.path.getsize(out) // RECORD_BYTES)
+    return out
 
 
 def train(run, args, name, feature_set, data, init_net=None, settings=None):
@@ -324,6 +358,10 @@ def parse_args():
     parser.add_argument("--min-correlation", type=float)
     parser.add_argument("--check-held-out", type=int, choices=[0, 1], help="correlation on the held-out tail (1) or the whole set (0)")
     parser.add_argument("--gen-args", help=f"extra nnue-gen-sfen generate options (default: '{BALANCED_OPENINGS}'; --small: none)")
+    parser.add_argument("--external-games", type=int, default=0,
+                        help="also play N games a generation against the installed Debian engines, "
+                             "labelled like the self-play (nnue_scripts.external_games; 0: off)")
+    parser.add_argument("--external-args", default="", help="extra nnue_scripts.external_games options, e.g. '--nodes 20000'")
     parser.add_argument("--train-args", default="", help="extra nnue-learn train options, e.g. '--eval-limit 800'")
     parser.add_argument(
         "--fine-tune", choices=["both", "only"],
@@ -344,6 +382,8 @@ def parse_args():
         args.fine_tune = args.fine_tune or "only"
         if not os.path.isfile(args.init_net):
             parser.error(f"--init-net {args.init_net}: no such file")
+    if args.external_games < 0:
+        parser.error(f"--external-games {args.external_games}: must be at least 0")
     for path in args.data:
         if not os.path.isfile(path):
             parser.error(f"--data {path}: no such file")
@@ -364,7 +404,10 @@ def main():
     # Each feature set's latest fine-tuned net (the chain --fine-tune continues).
     fine_tuned = {}
     for k in range(args.generations):
-        data.append(self_play(run, args, k, label_net))
+        own = self_play(run, args, k, label_net)
+        data.append(own)
+        if args.external_games:
+            data.append(external(run, args, k, label_net))
         nets = {}
         for feature_set in features:
             for init_net in starting_points(args, k, feature_set, fine_tuned):
@@ -373,7 +416,7 @@ def main():
                     pretrained[feature_set] = pretrain(run, args, feature_set)
                 settings = fine_tune_settings(args) if init_net else None
                 net = train(run, args, name, feature_set, data, init_net or pretrained[feature_set], settings)
-                check(run, args, net, data[-1])
+                check(run, args, net, own)
                 match(run, args, net)
                 if init_net:
                     fine_tuned[feature_set] = net

@@ -50,7 +50,8 @@ pub enum Command {
     /// number (readers derive it from the ply).
     Convert(ConvertArgs),
     /// Replace every record's score with a new search value (Stockfish
-    /// tools' `transform rescore`), keeping position, move, ply and result.
+    /// tools' `transform rescore`), keeping position, move, ply and result
+    /// (`--best-move`: the move becomes the search's best move too).
     /// `--depth 0` is the quiescence value: the static evaluation of quiet
     /// positions, a clean target for distilling an evaluation into a net.
     Rescore(RescoreArgs),

@@ -36,12 +36,20 @@ pub enum Error {
     /// `--random-move-minply` is above `--random-move-maxply`.
     #[error("--random-move-minply {min} is larger than --random-move-maxply {max}")]
     RandomPlyOrder { min: i32, max: u32 },
+    /// `--adjudicate-draw`'s bound is not below `--adjudicate-win`'s.
+    #[error(
+        "--adjudicate-draw {draw} with --adjudicate-win {win}: the draw score must be smaller than the win score"
+    )]
+    AdjudicationOrder { draw: String, win: String },
     /// `--eval-file` together with `--use-nnue false`.
     #[error("--eval-file with --use-nnue false: choose one")]
     EvalFileWithoutNnue,
     /// `rescore --static` with a depth.
     #[error("--static with --depth {0}: a static evaluation has no depth")]
     StaticWithDepth(u32),
+    /// `rescore --best-move` without a search to take the move from.
+    #[error("--best-move with {0}: the best move needs a search, --depth 1 or more")]
+    BestMoveWithoutSearch(String),
     /// An input could not be read.
     #[error("{}: cannot read: {source}", file.display())]
     Read {
@@ -98,8 +106,10 @@ impl Error {
             | Error::WritePlyOrder { .. }
             | Error::RandomPlyZero
             | Error::RandomPlyOrder { .. }
+            | Error::AdjudicationOrder { .. }
             | Error::EvalFileWithoutNnue
-            | Error::StaticWithDepth(_) => exit::USAGE,
+            | Error::StaticWithDepth(_)
+            | Error::BestMoveWithoutSearch(_) => exit::USAGE,
             Error::Output(o) if o.is_usage() => exit::USAGE,
             _ => exit::FAILURE,
         }

@@ -24,9 +24,9 @@ use clap::builder::RangedI64ValueParser;
 use clap::{value_parser, Args};
 use nnue_core::data::{DataError, ReaderOptions, TrainingDataWriter, Validation};
 use nnue_core::output::{AtomicOutput, OutputCheck};
-use nnue_core::packed::PackedSfenValue;
+use nnue_core::packed::{PackedSfenValue, SfMove};
 use nnue_engine::search::{Limits, Searcher};
-use shakmaty::Chess;
+use shakmaty::{Chess, Move};
 
 use crate::error::Error;
 use crate::eval::EvalChoice;
@@ -61,6 +61,10 @@ pub struct RescoreArgs {
     /// Score with the static evaluation, no search at all.
     #[arg(long = "static")]
     pub static_eval: bool,
+    /// Also replace every record's move with the search's best move (Stockfish
+    /// tools' `keep_moves 0`); needs a search, --depth 1 or more.
+    #[arg(long)]
+    pub best_move: bool,
     /// A `.nnue` net to score with (default: the classical evaluation).
     #[arg(long, alias = "eval_file")]
     pub eval_file: Option<PathBuf>,
@@ -79,9 +83,17 @@ pub struct RescoreArgs {
 /// Runs `rescore` and says what it did.
 pub fn run(args: &RescoreArgs) -> Result<String, Error> {
     let label = Label::new(args.depth, args.static_eval)?;
+    if args.best_move && !matches!(label, Label::Search(_)) {
+        return Err(Error::BestMoveWithoutSearch(label.to_string()));
+    }
     let done = rescore(args, label)?;
+    let moves = if args.best_move {
+        format!(", {} moves changed", done.moves_changed)
+    } else {
+        String::new()
+    };
     Ok(format!(
-        "rescored {} records with {label} ({} scores changed): {} -> {}",
+        "rescored {} records with {label} ({} scores changed{moves}): {} -> {}",
         done.written,
         done.changed,
         args.input.display(),
@@ -130,6 +142,8 @@ pub struct Rescored {
     pub written: u64,
     /// Records whose score changed.
     pub changed: u64,
+    /// Records whose move changed (only with `--best-move`).
+    pub moves_changed: u64,
 }
 
 /// Rescores `input` into `output` (formats by extension). Every record must
@@ -151,11 +165,14 @@ pub fn rescore(options: &RescoreArgs, label: Label) -> Result<Rescored, Error> {
     let mut done = Rescored {
         written: 0,
         changed: 0,
+        moves_changed: 0,
     };
+    let best_move = options.best_move;
     let mut flush = |batch: &mut Vec<(PackedSfenValue, Chess)>| -> Result<(), Error> {
-        let scored = score_batch(&mut workers, batch, label);
+        let scored = score_batch(&mut workers, batch, label, best_move);
         for (old, new) in batch.iter().map(|(r, _)| r).zip(&scored) {
             done.changed += u64::from(old.score != new.score);
+            done.moves_changed += u64::from(old.mv != new.mv);
             writer.write(new)?;
         }
         done.written += scored.len() as u64;
@@ -227,6 +244,7 @@ fn score_batch(
     workers: &mut [Searcher],
     batch: &[(PackedSfenValue, Chess)],
     label: Label,
+    best_move: bool,
 ) -> Vec<PackedSfenValue> {
     let runs: Vec<_> = batch.chunks(RUN).collect();
     let count = workers.len();
@@ -239,7 +257,7 @@ fn score_batch(
                 let mine: Vec<_> = runs.iter().enumerate().skip(w).step_by(count).collect();
                 scope.spawn(move || {
                     mine.into_iter()
-                        .map(|(index, run)| (index, score_run(searcher, run, label)))
+                        .map(|(index, run)| (index, score_run(searcher, run, label, best_move)))
                         .collect::<Vec<_>>()
                 })
             })
@@ -255,15 +273,29 @@ fn score_batch(
 
 /// One run of records, from an empty table. A search of depth >= 1 also starts
 /// each position afresh (as a lone `go depth N` would), so its score is the one
-/// a user gets by searching that position alone.
+/// a user gets by searching that position alone. With `best_move` (a search
+/// label only) the record's move becomes that search's best move.
 fn score_run(
     searcher: &mut Searcher,
     run: &[(PackedSfenValue, Chess)],
     label: Label,
+    best_move: bool,
 ) -> Vec<PackedSfenValue> {
     searcher.clear();
     run.iter()
         .map(|(raw, pos)| {
+            if let (Label::Search(depth), true) = (label, best_move) {
+                searcher.clear();
+                let (score, mv) = search_value_and_move(searcher, pos, depth);
+                return PackedSfenValue {
+                    score,
+                    // A record's position always has a legal move (checked on
+                    // reading), so the search has one; the old move is kept
+                    // should it ever not.
+                    mv: mv.map_or(raw.mv, |m| SfMove::from_move(&m)),
+                    ..*raw
+                };
+            }
             if matches!(label, Label::Search(_)) {
                 searcher.clear();
             }
@@ -275,19 +307,27 @@ fn score_run(
         .collect()
 }
 
+/// A search's value fitted to the 16-bit field (mate values, |v| <= 32000, fit).
+fn clamp_value(value: i32) -> i16 {
+    value.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
+}
+
+/// The value of a depth-`depth` search of `pos` and its best move.
+fn search_value_and_move(searcher: &mut Searcher, pos: &Chess, depth: u32) -> (i16, Option<Move>) {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let result = searcher.search(pos, &limits);
+    (clamp_value(result.value), result.best_move)
+}
+
 /// The value of `pos` for its side to move under `label`; mate values fit the
 /// 16-bit field (|v| <= 32000).
 pub fn label_value(searcher: &mut Searcher, pos: &Chess, label: Label) -> i16 {
-    let value = match label {
-        Label::Static => searcher.evaluate(pos),
-        Label::Quiescence => searcher.quiescence(pos, &[]),
-        Label::Search(depth) => {
-            let limits = Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            };
-            searcher.search(pos, &limits).value
-        }
-    };
-    value.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
+    match label {
+        Label::Static => clamp_value(searcher.evaluate(pos)),
+        Label::Quiescence => clamp_value(searcher.quiescence(pos, &[])),
+        Label::Search(depth) => search_value_and_move(searcher, pos, depth).0,
+    }
 }

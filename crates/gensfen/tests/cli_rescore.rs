@@ -8,7 +8,7 @@
 
 mod common;
 
-use nnue_core::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
+use nnue_core::packed::{PackedSfenValue, SfMove, PACKED_SFEN_VALUE_SIZE};
 use nnue_engine::eval::classical;
 use nnue_engine::search::score::EVAL_MAX;
 use nnue_engine::search::{Limits, Searcher};
@@ -117,6 +117,39 @@ fn depth_n_is_the_search_value_and_threads_do_not_change_it() {
 }
 
 #[test]
+fn best_move_takes_the_searchs_move_with_its_value() {
+    let before = records(&reference_bin());
+    let after = rescored_with(&["--depth", "2", "--best-move", "--threads", "2"]);
+    let scores_only = rescored(2, 1);
+    let mut searcher = Searcher::new(16, 1);
+    let mut moves_changed = 0;
+    for (i, ((old, new), plain)) in before.iter().zip(&after).zip(&scores_only).enumerate() {
+        assert_eq!(
+            new.score, plain.score,
+            "record {i}: the same value as without --best-move"
+        );
+        let kept = PackedSfenValue {
+            score: old.score,
+            mv: old.mv,
+            ..*new
+        };
+        assert_eq!(kept.to_bytes(), old.to_bytes(), "record {i}");
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        searcher.clear();
+        let best = searcher
+            .search(&position(old), &limits)
+            .best_move
+            .expect("a move");
+        assert_eq!(new.mv, SfMove::from_move(&best), "record {i}");
+        moves_changed += usize::from(new.mv != old.mv);
+    }
+    assert!(moves_changed > 50, "only {moves_changed} moves changed");
+}
+
+#[test]
 fn bad_arguments_are_usage_errors_and_write_nothing() {
     // A bad record is checked with `stats` and `convert` in cli_errors.rs.
     let dir = temp_dir("rescore-bad");
@@ -148,6 +181,21 @@ fn bad_arguments_are_usage_errors_and_write_nothing() {
             "--static with --depth 3: a static evaluation has no depth"
         )
     );
+    for (depth, label) in [
+        ("--depth=0", "depth 0 (quiescence)"),
+        ("--static", "the static evaluation"),
+    ] {
+        let (code, msg) = failure(&run(&["rescore", p(&input), p(&out), depth, "--best-move"]));
+        assert_eq!(
+            (code, msg),
+            (
+                2,
+                format!(
+                    "--best-move with {label}: the best move needs a search, --depth 1 or more"
+                )
+            )
+        );
+    }
     let (code, msg) = failure(&run(&["rescore", p(&input), p(&input)]));
     assert_eq!(code, 2);
     assert_eq!(

@@ -219,7 +219,11 @@ fn results_agree_with_how_each_game_ended() {
                 assert_eq!(white, Some(mover(favoured)));
             }
             GameEnd::Repetition | GameEnd::ScoreAdjudication => {}
-            GameEnd::NoMove | GameEnd::Stopped => panic!("{:?}", game.end),
+            // Off without --adjudicate-win / --adjudicate-draw (generate_adjudicate.rs).
+            GameEnd::WinAdjudication
+            | GameEnd::DrawAdjudication
+            | GameEnd::NoMove
+            | GameEnd::Stopped => panic!("{:?}", game.end),
         }
         if matches!(
             game.end,

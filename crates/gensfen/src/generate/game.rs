@@ -8,6 +8,7 @@ use nnue_core::packed::{GameResult, PackedSfenValue};
 use nnue_engine::search::{key, Limits, SearchContext, SearchControl, Searcher};
 use shakmaty::{Bitboard, Chess, Color, Position};
 
+use super::adjudicate::{Adjudicator, Verdict};
 use super::dedup::Dedup;
 use super::opening::Opening;
 use super::options::{GenConfig, KNOWN_WIN};
@@ -37,6 +38,10 @@ pub enum GameEnd {
     ScoreAdjudication,
     InsufficientMaterial,
     EvalLimit,
+    /// `--adjudicate-win`: one side's score stayed at or above the bound.
+    WinAdjudication,
+    /// `--adjudicate-draw`: |score| stayed at or below the bound.
+    DrawAdjudication,
     /// The search returned no move although the game was not over (discarded).
     NoMove,
     /// The run was stopped during the game (discarded).
@@ -55,6 +60,8 @@ impl GameEnd {
             GameEnd::ScoreAdjudication => "score adjudication",
             GameEnd::InsufficientMaterial => "insufficient material",
             GameEnd::EvalLimit => "eval limit",
+            GameEnd::WinAdjudication => "win adjudication",
+            GameEnd::DrawAdjudication => "draw adjudication",
             GameEnd::NoMove => "no move (discarded)",
             GameEnd::Stopped => "stopped (discarded)",
         }
@@ -114,6 +121,7 @@ impl Player<'_> {
         let mut plan = RandomPlan::new(config, self.rng);
         let should_resign = self.rng.below(10) < RESIGNING_GAMES_IN_TEN;
         let mut resign_counter = 0;
+        let mut adjudicator = Adjudicator::new(config.adjudicate_win, config.adjudicate_draw);
         for ply in opening.plies as usize.. {
             let limits = self.limits();
             let context = SearchContext {
@@ -130,6 +138,10 @@ impl Player<'_> {
                 return finish(pending, end, result, ply, pos).with_value(result_value);
             }
             let value = result.value;
+            if let Some(verdict) = adjudicator.observe(ply, pos.turn(), value) {
+                let (end, result) = adjudicated(verdict, pos.turn());
+                return finish(pending, end, result, ply, pos).with_value(value);
+            }
             if value.abs() >= config.eval_limit {
                 resign_counter += 1;
                 if (should_resign && resign_counter >= RESIGN_PLIES) || value.abs() >= KNOWN_WIN {
@@ -185,6 +197,17 @@ impl Player<'_> {
             soft_nodes: config.soft_nodes,
             ..Limits::default()
         }
+    }
+}
+
+/// The game end and the result from the side to move (`turn`) of an
+/// adjudication, set as the eval-limit rule sets its result: the game-ending
+/// position is not stored, and [`finish`] gives every record its own side's view.
+fn adjudicated(verdict: Verdict, turn: Color) -> (GameEnd, GameResult) {
+    match verdict {
+        Verdict::Draw => (GameEnd::DrawAdjudication, GameResult::Draw),
+        Verdict::Win(side) if side == turn => (GameEnd::WinAdjudication, GameResult::Win),
+        Verdict::Win(_) => (GameEnd::WinAdjudication, GameResult::Loss),
     }
 }
 

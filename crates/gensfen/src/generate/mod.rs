@@ -8,6 +8,7 @@
 //! watches the stop flag (set by SIGINT / SIGTERM) and `--max-time-*`. Stopping
 //! discards the games in progress, so the file holds whole games' records only.
 
+pub mod adjudicate;
 pub mod book;
 pub mod dedup;
 pub mod game;

@@ -11,6 +11,7 @@ use nnue_core::output::{OutputCheck, OutputMode};
 
 use crate::error::Error;
 use crate::eval::EvalChoice;
+use crate::generate::adjudicate::{DrawAdjudication, WinAdjudication};
 use crate::generate::opening::{PlyRange, RandomOpening};
 use crate::rng::{mix, GenRng};
 use crate::shard::Shard;
@@ -170,6 +171,24 @@ pub struct GenerateArgs {
                      "detect-draw-by-insufficient-mating-material",
                      "detect_draw_by_insufficient_mating_material"])]
     pub adjudicate_draws_by_insufficient_material: bool,
+    /// Adjudicate a win once the search scores, from one side's view, are at
+    /// least SCORE (internal units) for PLIES consecutive plies (off by default).
+    #[arg(
+        long,
+        value_name = "SCORE:PLIES",
+        alias = "adjudicate_win",
+        allow_hyphen_values = true
+    )]
+    pub adjudicate_win: Option<WinAdjudication>,
+    /// Adjudicate a draw once |score| is at most SCORE for PLIES consecutive
+    /// plies, all at ply FROM or later (off by default).
+    #[arg(
+        long,
+        value_name = "SCORE:PLIES:FROM",
+        alias = "adjudicate_draw",
+        allow_hyphen_values = true
+    )]
+    pub adjudicate_draw: Option<DrawAdjudication>,
     /// Opening positions: a text file with one FEN or EPD per line (shuffled by the seed).
     #[arg(long)]
     pub book: Option<PathBuf>,
@@ -250,6 +269,8 @@ pub struct GenConfig {
     pub keep_draws: bool,
     pub adjudicate_by_score: bool,
     pub adjudicate_by_material: bool,
+    pub adjudicate_win: Option<WinAdjudication>,
+    pub adjudicate_draw: Option<DrawAdjudication>,
     pub book: Option<PathBuf>,
     pub seed: u64,
     pub hash_mb: usize,
@@ -269,6 +290,7 @@ impl GenerateArgs {
         let nodes = (self.nodes > 0).then_some(self.nodes);
         let (depth_min, depth_max) = self.depths(nodes.is_some() || self.soft_nodes.is_some())?;
         self.check_plies()?;
+        self.check_adjudication()?;
         let seed = self
             .seed
             .as_deref()
@@ -302,6 +324,8 @@ impl GenerateArgs {
             keep_draws: self.keep_draws,
             adjudicate_by_score: self.adjudicate_draws_by_score,
             adjudicate_by_material: self.adjudicate_draws_by_insufficient_material,
+            adjudicate_win: self.adjudicate_win,
+            adjudicate_draw: self.adjudicate_draw,
             book: self.book.clone(),
             seed,
             hash_mb: self.hash,
@@ -339,6 +363,18 @@ impl GenerateArgs {
             min if min > 0 && min as u32 > self.random_move_maxply => Err(Error::RandomPlyOrder {
                 min,
                 max: self.random_move_maxply,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// A position cannot be both won and drawn: the draw bound must lie below
+    /// the win bound.
+    fn check_adjudication(&self) -> Result<(), Error> {
+        match (self.adjudicate_win, self.adjudicate_draw) {
+            (Some(win), Some(draw)) if draw.score >= win.score => Err(Error::AdjudicationOrder {
+                draw: draw.to_string(),
+                win: win.to_string(),
             }),
             _ => Ok(()),
         }
