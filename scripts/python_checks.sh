@@ -21,7 +21,8 @@
 # installed into a virtual environment under target/ the first time (`pip install -e
 # scripts`; set NNUE_PYTHON to a python3 that already has python-chess to skip that: the
 # package is then taken from scripts/). The engine is built with
-# `cargo build --release --bin nnue` (and `--bin nnue-learn` for --study).
+# `cargo build --release --bin nnue` (and `--bin nnue-learn --bin nnue-gen-sfen` for
+# --study and --pipeline).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,8 +57,9 @@ else
   export PYTHONPATH="$PWD/scripts${PYTHONPATH:+:$PYTHONPATH}"
 fi
 
-if $study; then
-  cargo build --release --bin nnue --bin nnue-learn
+if $study || $pipeline; then
+  # The unit tests' end-to-end cases (external games) need the generator as well.
+  cargo build --release --bin nnue --bin nnue-learn --bin nnue-gen-sfen
 else
   cargo build --release --bin nnue
 fi
