@@ -1,16 +1,22 @@
 //! Evaluation speed: full refresh + forward, and incremental update + forward, for
-//! HalfKP 256x2-32-32 and All 768->512x2-32-1, per SIMD kernel.
+//! HalfKP 256x2-32-32, All 768->512x2-32-1 and the default net's shape All
+//! 768->512x2->1 (no hidden layer; a random net of that shape and, when the
+//! repository has it, `nets/default.nnue` itself), per SIMD kernel.
 //!
 //! Run: `cargo bench -p nnue-core --bench nnue` (plain release flags: the kernel is
 //! chosen at run time). Results go to docs/BENCHMARKS-nnue.md.
 
 use std::hint::black_box;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
 use nnue_core::nnue::random::splitmix64_finalize;
 use nnue_core::nnue::{random_network, AccumulatorStack, Architecture, Kernel, Network};
 use shakmaty::{Chess, Move, Position};
+
+/// The embedded default net, relative to this crate.
+const DEFAULT_NET: &str = "../../nets/default.nnue";
 
 /// Random games from the start position: `(root, moves)` each.
 fn games(count: usize, plies: usize) -> Vec<(Chess, Vec<Move>)> {
@@ -229,4 +235,13 @@ fn main() {
     let all = Architecture::new("All", 512, &[32]).expect("arch");
     let all = Arc::new(random_network(&all, 7).expect("net"));
     bench("All 768->512x2-32-1", all, &games);
+    let all_linear = Architecture::new("All", 512, &[]).expect("arch");
+    let all_linear = Arc::new(random_network(&all_linear, 7).expect("net"));
+    bench("All 768->512x2->1", all_linear, &games);
+    // The trained default net: its weights (and so the accumulators' signs) are
+    // those the engine really evaluates with.
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_NET);
+    if let Ok(net) = Network::load(&default) {
+        bench("All 768->512x2->1 default", Arc::new(net), &games);
+    }
 }

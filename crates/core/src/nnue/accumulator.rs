@@ -176,10 +176,10 @@ impl AccumulatorStack {
             delta.clear();
             let mv = MoveContext::new(&prev.board, &cur.board, &cur.change, perspective);
             set.changed(&mv, delta);
-            kernel.update(
+            net.update_accumulator(
+                kernel,
                 &mut cur.values[p * m..(p + 1) * m],
                 &prev.values[p * m..(p + 1) * m],
-                net.ft_weights(),
                 &delta.removed,
                 &delta.added,
             );
@@ -208,7 +208,7 @@ impl AccumulatorStack {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        self.net.forward(self.kernel, us, them, &mut self.scratch) / FV_SCALE
+        self.net.output(self.kernel, us, them, &mut self.scratch) / FV_SCALE
     }
 
     /// The accumulator of `perspective` at the top (computing it if needed); for
