@@ -18,6 +18,9 @@ use shakmaty::{Chess, Move, Position};
 /// The embedded default net, relative to this crate.
 const DEFAULT_NET: &str = "../../nets/default.nnue";
 
+/// How long `NNUE_BENCH_PROFILE` repeats the warm children.
+const PROFILE_SECONDS: u64 = 5;
+
 /// Random games from the start position: `(root, moves)` each.
 fn games(count: usize, plies: usize) -> Vec<(Chess, Vec<Move>)> {
     let mut state = 0x1234_5678u64;
@@ -212,6 +215,15 @@ fn bench(name: &str, net: Arc<Network>, games: &[(Chess, Vec<Move>)]) {
     let families = families(&positions);
     for kernel in selected_kernels() {
         let mut stack = AccumulatorStack::with_kernel(Arc::clone(&net), kernel);
+        // NNUE_BENCH_PROFILE=1: only the warm search-like children, repeated for a
+        // few seconds, so `perf record` sees nothing else.
+        if std::env::var_os("NNUE_BENCH_PROFILE").is_some() {
+            let begin = Instant::now();
+            while begin.elapsed().as_secs() < PROFILE_SECONDS {
+                black_box(time_children(&mut stack, &families[..20], 0.0));
+            }
+            continue;
+        }
         let refresh = time_refresh(&mut stack, &positions);
         let update = time_update(&mut stack, games, positions.len());
         // Cold: 2,000 different parents, so transformer rows mostly come from

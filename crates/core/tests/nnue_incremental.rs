@@ -320,17 +320,22 @@ fn widened(net: &nnue_core::nnue::Network) -> nnue_core::nnue::Network {
     .unwrap()
 }
 
-/// The int16-row path (weights beyond int8) and nets without a hidden layer give
-/// the reference evaluation too, with every kernel.
+/// Evaluating after every push (so the parent is always computed: the fused
+/// child update of nets without hidden layers) and the int16-row path (weights
+/// beyond int8) give the reference evaluation too, with every kernel.
 #[test]
-fn wide_weights_take_the_int16_rows_and_agree() {
+fn every_child_and_wide_weights_agree() {
     let kernels = Kernel::available();
-    for (k, (spec, half, hidden)) in [("All", 64, &[][..]), ("HalfKP", 32, &[8][..])]
-        .into_iter()
-        .enumerate()
-    {
+    let cases = [
+        ("All", 64, &[][..], false),
+        ("All", 128, &[][..], false),
+        ("All", 64, &[][..], true),
+        ("HalfKP", 32, &[8][..], true),
+    ];
+    for (k, (spec, half, hidden, wide)) in cases.into_iter().enumerate() {
         let arch = Architecture::new(spec, half, hidden).unwrap();
-        let net = Arc::new(widened(&random_network(&arch, 500 + k as u64).unwrap()));
+        let net = random_network(&arch, 500 + k as u64).unwrap();
+        let net = Arc::new(if wide { widened(&net) } else { net });
         let mut stacks: Vec<AccumulatorStack> = kernels
             .iter()
             .map(|&kernel| AccumulatorStack::with_kernel(Arc::clone(&net), kernel))

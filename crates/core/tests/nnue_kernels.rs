@@ -249,6 +249,29 @@ fn narrow_update_and_clamped_dot_agree_with_scalar() {
                     "clamped dot {kernel:?} len {len}"
                 );
             }
+            // The fused update and dot product equal the two calls it replaces,
+            // for every row count the kernels special-case and a general one.
+            let row_lists: [(&[u32], &[u32]); 6] = [
+                (&[1], &[0]),
+                (&[1, 4], &[0]),
+                (&[1], &[0, 5]),
+                (&[1, 4], &[0, 5]),
+                (&removed, &added),
+                (&[], &[]),
+            ];
+            for (rm, ad) in row_lists {
+                let mut fused = vec![0i16; len];
+                let weights = &narrow[len..2 * len];
+                let dot = kernel.update_narrow_dot(&mut fused, &acc, &narrow, rm, ad, weights);
+                let mut apart = vec![0i16; len];
+                Kernel::Scalar.update_narrow(&mut apart, &acc, &narrow, rm, ad);
+                assert_eq!(fused, apart, "fused update {kernel:?} len {len} {rm:?}");
+                assert_eq!(
+                    dot,
+                    Kernel::Scalar.clamped_dot(&apart, weights),
+                    "fused dot {kernel:?} len {len} {rm:?}"
+                );
+            }
             // Unequal lengths use the shorter; bad rows count as zero.
             assert_eq!(
                 kernel.clamped_dot(&acc, &narrow[..len / 2]),

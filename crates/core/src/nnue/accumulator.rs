@@ -105,11 +105,13 @@ impl AccumulatorStack {
 
     /// Records the position after `mv` played in `before`.
     pub fn push(&mut self, before: &Chess, mv: &Move) {
-        let change = BoardChange::of_move(before.board(), before.turn(), mv);
+        // Built in place: a change made on the stack and then copied into the
+        // entry costs a store-forwarding stall (its bytes are written one by one
+        // and read back eight at a time).
         let entry = self.next_entry();
+        entry.change = BoardChange::of_move(before.board(), before.turn(), mv);
         entry.board.clone_from(before.board());
-        change.apply(&mut entry.board);
-        entry.change = change;
+        entry.change.apply(&mut entry.board);
         entry.computed = [false; 2];
     }
 
@@ -198,6 +200,9 @@ impl AccumulatorStack {
             pos.board(),
             "AccumulatorStack::evaluate: position differs from the pushed line"
         );
+        if let Some(raw) = self.evaluate_child(pos.turn()) {
+            return raw / FV_SCALE;
+        }
         for perspective in COLORS {
             self.update(perspective);
         }
@@ -209,6 +214,58 @@ impl AccumulatorStack {
             Color::Black => (black, white),
         };
         self.net.output(self.kernel, us, them, &mut self.scratch) / FV_SCALE
+    }
+
+    /// The common case of a search, done in one fused pass per perspective: the
+    /// top entry is a child of a computed entry, its move needs no refresh, and
+    /// the net has no hidden layer and int8 rows; the update then also yields the
+    /// output (`Kernel::update_narrow_dot`), so the new accumulators are never
+    /// read back. The raw output, or `None` when the case does not apply.
+    fn evaluate_child(&mut self, turn: Color) -> Option<i32> {
+        let AccumulatorStack {
+            net,
+            kernel,
+            entries,
+            top,
+            delta,
+            ..
+        } = self;
+        let (top, kernel) = (*top, *kernel);
+        let linear = net.linear_narrow()?;
+        if top == 0 || entries[top].computed != [false; 2] || entries[top - 1].computed != [true; 2]
+        {
+            return None;
+        }
+        let m = net.half_dims();
+        let set = net.feature_set();
+        let (done, rest) = entries.split_at_mut(top);
+        let (prev, cur) = (&done[top - 1], &mut rest[0]);
+        let contexts = COLORS.map(|p| MoveContext::new(&prev.board, &cur.board, &cur.change, p));
+        if contexts.iter().any(|mv| set.needs_refresh(mv)) {
+            return None;
+        }
+        let mut sum = linear.bias;
+        for mv in &contexts {
+            let p = perspective_index(mv.perspective);
+            delta.clear();
+            set.changed(mv, delta);
+            let weights = if mv.perspective == turn {
+                linear.us
+            } else {
+                linear.them
+            };
+            let dot = kernel.update_narrow_dot(
+                &mut cur.values[p * m..(p + 1) * m],
+                &prev.values[p * m..(p + 1) * m],
+                linear.rows,
+                &delta.removed,
+                &delta.added,
+                weights,
+            );
+            sum = sum.wrapping_add(dot);
+        }
+        cur.computed = [true; 2];
+        Some(sum)
     }
 
     /// The accumulator of `perspective` at the top (computing it if needed); for

@@ -51,6 +51,14 @@ pub struct Network {
     pub(crate) layers: Vec<AffineLayer>,
 }
 
+/// See [`Network::linear_narrow`].
+pub(crate) struct LinearNarrow<'a> {
+    pub(crate) rows: &'a [i8],
+    pub(crate) bias: i32,
+    pub(crate) us: &'a [i8],
+    pub(crate) them: &'a [i8],
+}
+
 /// Buffers of one forward pass, kept by callers that evaluate often.
 #[derive(Clone, Debug)]
 pub struct Scratch {
@@ -291,6 +299,25 @@ impl Network {
         match &self.ft_narrow {
             Some(narrow) => kernel.update_narrow(dst, src, narrow, removed, added),
             None => kernel.update(dst, src, &self.ft_weights, removed, added),
+        }
+    }
+
+    /// For a net without hidden layers whose rows have an int8 copy, what the
+    /// fused incremental evaluation needs: the int8 rows, the output bias and the
+    /// output weights of the side to move's and the other accumulator.
+    pub(crate) fn linear_narrow(&self) -> Option<LinearNarrow<'_>> {
+        let m = self.arch.half_dims;
+        match (self.layers.as_slice(), &self.ft_narrow) {
+            ([output], Some(rows)) if output.weights.len() >= 2 * m => {
+                let (us, them) = output.weights[..2 * m].split_at(m);
+                Some(LinearNarrow {
+                    rows,
+                    bias: output.biases.first().copied().unwrap_or(0),
+                    us,
+                    them,
+                })
+            }
+            _ => None,
         }
     }
 

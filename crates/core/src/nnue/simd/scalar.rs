@@ -86,3 +86,16 @@ pub fn clamped_dot(acc: &[i16], weights: &[i8]) -> i32 {
         sum.wrapping_add(i32::from(a.clamp(0, 127)) * i32::from(w))
     })
 }
+
+/// See [`super::Kernel::update_narrow_dot`].
+pub fn update_narrow_dot(
+    dst: &mut [i16],
+    src: &[i16],
+    table: &[i8],
+    removed: &[u32],
+    added: &[u32],
+    weights: &[i8],
+) -> i32 {
+    update_narrow(dst, src, table, removed, added);
+    clamped_dot(dst, weights)
+}

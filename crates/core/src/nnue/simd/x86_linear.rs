@@ -79,6 +79,130 @@ pub unsafe fn clamped_dot_avx2(acc: &[i16], weights: &[i8]) -> i32 {
     _mm_cvtsi128_si32(total).wrapping_add(tail)
 }
 
+/// `Σ clamp(x[i], 0, 127) · w[i]` for the 32 values of two registers (`lo` the
+/// first 16) as eight i32 partial sums: [`dot_step`] on values in registers.
+///
+/// # Safety
+/// The CPU must support AVX2; `w` must be readable for 32 i8.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn dot_registers(lo: __m256i, hi: __m256i, w: *const i8) -> __m256i {
+    // SAFETY: forwarded from the caller.
+    let w = unsafe { _mm256_loadu_si256(w.cast()) };
+    let x = _mm256_max_epi8(_mm256_packs_epi16(lo, hi), _mm256_setzero_si256());
+    let w = _mm256_permute4x64_epi64(w, PACKS_ORDER);
+    _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), _mm256_set1_epi16(1))
+}
+
+/// Sum of the eight i32 lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn hsum(v: __m256i) -> i32 {
+    let half = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
+    let total = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
+    _mm_cvtsi128_si32(total)
+}
+
+/// AVX2 [`super::Kernel::update_narrow_dot`]: the update of
+/// [`update_narrow_avx2`], and while each tile of new values is still in
+/// registers, its part of the output layer's dot product (so the accumulator is
+/// never read back). The usual moves (one row off and one on; a capture, a
+/// promotion or castling) get a copy compiled for their row counts, with no loop
+/// over the rows.
+///
+/// # Safety
+/// As for [`update_narrow_avx2`], and `weights.len() >= dst.len()`.
+#[target_feature(enable = "avx2")]
+pub unsafe fn update_narrow_dot_avx2(
+    dst: &mut [i16],
+    src: &[i16],
+    table: &[i8],
+    removed: &[u32],
+    added: &[u32],
+    weights: &[i8],
+) -> i32 {
+    // SAFETY (every arm): forwarded from the caller, with the same rows.
+    unsafe {
+        match (removed, added) {
+            (&[r], &[a]) => fused_update_dot(dst, src, table, [r], [a], weights),
+            (&[r0, r1], &[a]) => fused_update_dot(dst, src, table, [r0, r1], [a], weights),
+            (&[r], &[a0, a1]) => fused_update_dot(dst, src, table, [r], [a0, a1], weights),
+            (&[r0, r1], &[a0, a1]) => {
+                fused_update_dot(dst, src, table, [r0, r1], [a0, a1], weights)
+            }
+            _ => fused_update_dot(dst, src, table, removed, added, weights),
+        }
+    }
+}
+
+/// [`update_narrow_dot_avx2`] for row lists of any type: arrays give copies with
+/// the row loops unrolled, slices the general one.
+///
+/// # Safety
+/// As for [`update_narrow_dot_avx2`].
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn fused_update_dot<R: AsRef<[u32]>, A: AsRef<[u32]>>(
+    dst: &mut [i16],
+    src: &[i16],
+    table: &[i8],
+    removed: R,
+    added: A,
+    weights: &[i8],
+) -> i32 {
+    let (removed, added) = (removed.as_ref(), added.as_ref());
+    let n = dst.len();
+    let mut sums = [_mm256_setzero_si256(); 2];
+    let mut start = 0;
+    while start + NARROW_TILE * LANES <= n {
+        // SAFETY: every access is below `start + NARROW_TILE * LANES <= n` within
+        // `src`, `dst`, `weights` or a row of `table`, as the caller guarantees.
+        unsafe {
+            let mut regs = [_mm256_setzero_si256(); NARROW_TILE];
+            for (k, reg) in regs.iter_mut().enumerate() {
+                *reg = _mm256_loadu_si256(src.as_ptr().add(start + k * LANES).cast());
+            }
+            for &f in removed {
+                let row = table.as_ptr().add(f as usize * n + start);
+                for (k, reg) in regs.iter_mut().enumerate() {
+                    *reg = _mm256_sub_epi16(*reg, widen(row.add(k * LANES)));
+                }
+            }
+            for &f in added {
+                let row = table.as_ptr().add(f as usize * n + start);
+                for (k, reg) in regs.iter_mut().enumerate() {
+                    *reg = _mm256_add_epi16(*reg, widen(row.add(k * LANES)));
+                }
+            }
+            for (k, reg) in regs.iter().enumerate() {
+                _mm256_storeu_si256(dst.as_mut_ptr().add(start + k * LANES).cast(), *reg);
+            }
+            for (k, pair) in regs.chunks_exact(2).enumerate() {
+                let w = weights.as_ptr().add(start + k * DOT_STEP);
+                sums[k % 2] = _mm256_add_epi32(sums[k % 2], dot_registers(pair[0], pair[1], w));
+            }
+        }
+        start += NARROW_TILE * LANES;
+    }
+    let tiled = start;
+    // The values no whole tile covers (none for widths that are multiples of
+    // 128): update them one by one, then read them back for the dot product.
+    for i in tiled..n {
+        let mut v = src[i];
+        for &f in removed {
+            v = v.wrapping_sub(i16::from(table[f as usize * n + i]));
+        }
+        for &f in added {
+            v = v.wrapping_add(i16::from(table[f as usize * n + i]));
+        }
+        dst[i] = v;
+    }
+    // SAFETY: AVX2 is present (this function's contract).
+    let rest = unsafe { clamped_dot_avx2(&dst[tiled..], &weights[tiled..n]) };
+    hsum(_mm256_add_epi32(sums[0], sums[1])).wrapping_add(rest)
+}
+
 /// Sixteen int8 values from `p`, sign-extended to int16.
 ///
 /// # Safety
