@@ -131,6 +131,11 @@ impl AccumulatorStack {
 
     /// Brings the top entry's accumulator of `perspective` up to date.
     fn update(&mut self, perspective: Color) {
+        self.update_to(perspective, self.top);
+    }
+
+    /// Brings entry `target`'s accumulator of `perspective` up to date.
+    fn update_to(&mut self, perspective: Color, target: usize) {
         let AccumulatorStack {
             net,
             kernel,
@@ -140,7 +145,7 @@ impl AccumulatorStack {
             delta,
             ..
         } = self;
-        let (top, kernel) = (*top, *kernel);
+        let (top, kernel) = (target.min(*top), *kernel);
         let p = perspective_index(perspective);
         let m = net.half_dims();
         let set = net.feature_set();
@@ -200,6 +205,7 @@ impl AccumulatorStack {
             pos.board(),
             "AccumulatorStack::evaluate: position differs from the pushed line"
         );
+        self.prepare_parent();
         if let Some(raw) = self.evaluate_child(pos.turn()) {
             return raw / FV_SCALE;
         }
@@ -214,6 +220,31 @@ impl AccumulatorStack {
             Color::Black => (black, white),
         };
         self.net.output(self.kernel, us, them, &mut self.scratch) / FV_SCALE
+    }
+
+    /// Before the fused child evaluation: when the top entry is not computed and
+    /// its own move needs no refresh, its parent is brought up to date first (a
+    /// parent the search did not evaluate, e.g. a table hit gave its static
+    /// value), so the top entry still takes the fused pass.
+    fn prepare_parent(&mut self) {
+        let top = self.top;
+        if top == 0
+            || self.entries[top - 1].computed == [true; 2]
+            || self.entries[top].computed != [false; 2]
+            || self.net.linear_narrow().is_none()
+        {
+            return;
+        }
+        let set = self.net.feature_set();
+        let (prev, cur) = (&self.entries[top - 1], &self.entries[top]);
+        let refresh = COLORS.iter().any(|&p| {
+            set.needs_refresh(&MoveContext::new(&prev.board, &cur.board, &cur.change, p))
+        });
+        if !refresh {
+            for perspective in COLORS {
+                self.update_to(perspective, top - 1);
+            }
+        }
     }
 
     /// The common case of a search, done in one fused pass per perspective: the
@@ -247,21 +278,19 @@ impl AccumulatorStack {
         let mut sum = linear.bias;
         for mv in &contexts {
             let p = perspective_index(mv.perspective);
-            delta.clear();
-            set.changed(mv, delta);
             let weights = if mv.perspective == turn {
                 linear.us
             } else {
                 linear.them
             };
-            let dot = kernel.update_narrow_dot(
+            let (dst, src) = (
                 &mut cur.values[p * m..(p + 1) * m],
                 &prev.values[p * m..(p + 1) * m],
-                linear.rows,
-                &delta.removed,
-                &delta.added,
-                weights,
             );
+            delta.clear();
+            set.changed(mv, delta);
+            let (removed, added) = (&delta.removed[..], &delta.added[..]);
+            let dot = kernel.update_narrow_dot(dst, src, linear.rows, removed, added, weights);
             sum = sum.wrapping_add(dot);
         }
         cur.computed = [true; 2];

@@ -305,6 +305,7 @@ impl Network {
     /// For a net without hidden layers whose rows have an int8 copy, what the
     /// fused incremental evaluation needs: the int8 rows, the output bias and the
     /// output weights of the side to move's and the other accumulator.
+    #[inline]
     pub(crate) fn linear_narrow(&self) -> Option<LinearNarrow<'_>> {
         let m = self.arch.half_dims;
         match (self.layers.as_slice(), &self.ft_narrow) {
