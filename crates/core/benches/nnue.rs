@@ -1,16 +1,25 @@
 //! Evaluation speed: full refresh + forward, and incremental update + forward, for
-//! HalfKP 256x2-32-32 and All 768->512x2-32-1, per SIMD kernel.
+//! HalfKP 256x2-32-32, All 768->512x2-32-1 and the default net's shape All
+//! 768->512x2->1 (no hidden layer; a random net of that shape and, when the
+//! repository has it, `nets/default.nnue` itself), per SIMD kernel.
 //!
 //! Run: `cargo bench -p nnue-core --bench nnue` (plain release flags: the kernel is
 //! chosen at run time). Results go to docs/BENCHMARKS-nnue.md.
 
 use std::hint::black_box;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
 use nnue_core::nnue::random::splitmix64_finalize;
 use nnue_core::nnue::{random_network, AccumulatorStack, Architecture, Kernel, Network};
 use shakmaty::{Chess, Move, Position};
+
+/// The embedded default net, relative to this crate.
+const DEFAULT_NET: &str = "../../nets/default.nnue";
+
+/// How long `NNUE_BENCH_PROFILE` repeats the warm children.
+const PROFILE_SECONDS: u64 = 5;
 
 /// Random games from the start position: `(root, moves)` each.
 fn games(count: usize, plies: usize) -> Vec<(Chess, Vec<Move>)> {
@@ -206,6 +215,15 @@ fn bench(name: &str, net: Arc<Network>, games: &[(Chess, Vec<Move>)]) {
     let families = families(&positions);
     for kernel in selected_kernels() {
         let mut stack = AccumulatorStack::with_kernel(Arc::clone(&net), kernel);
+        // NNUE_BENCH_PROFILE=1: only the warm search-like children, repeated for a
+        // few seconds, so `perf record` sees nothing else.
+        if std::env::var_os("NNUE_BENCH_PROFILE").is_some() {
+            let begin = Instant::now();
+            while begin.elapsed().as_secs() < PROFILE_SECONDS {
+                black_box(time_children(&mut stack, &families[..20], 0.0));
+            }
+            continue;
+        }
         let refresh = time_refresh(&mut stack, &positions);
         let update = time_update(&mut stack, games, positions.len());
         // Cold: 2,000 different parents, so transformer rows mostly come from
@@ -229,4 +247,13 @@ fn main() {
     let all = Architecture::new("All", 512, &[32]).expect("arch");
     let all = Arc::new(random_network(&all, 7).expect("net"));
     bench("All 768->512x2-32-1", all, &games);
+    let all_linear = Architecture::new("All", 512, &[]).expect("arch");
+    let all_linear = Arc::new(random_network(&all_linear, 7).expect("net"));
+    bench("All 768->512x2->1", all_linear, &games);
+    // The trained default net: its weights (and so the accumulators' signs) are
+    // those the engine really evaluates with.
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_NET);
+    if let Ok(net) = Network::load(&default) {
+        bench("All 768->512x2->1 default", Arc::new(net), &games);
+    }
 }

@@ -188,8 +188,10 @@ fn changes_turn_active_lists_into_each_other() {
 /// Accumulator stack vs. fresh refresh for every set, every kernel.
 #[test]
 fn incremental_equals_refresh_for_every_set_and_kernel() {
-    let cases: [(&str, usize, &[usize]); 20] = [
+    let cases: [(&str, usize, &[usize]); 22] = [
         ("HalfKP", 64, &[32, 32]),
+        ("All", 64, &[]),
+        ("HalfKP", 32, &[]),
         ("All", 48, &[8]),
         ("King-All", 32, &[8]),
         ("H", 40, &[8]),
@@ -290,5 +292,77 @@ fn incremental_equals_refresh_for_every_set_and_kernel() {
                 && seen.king_moves > 20,
             "{spec}: too few special moves {seen:?}"
         );
+    }
+}
+
+/// A copy of `net` with some transformer weights beyond int8, so the stack must use
+/// the int16 rows (random and trained nets fit in int8 and take the int8 copy).
+fn widened(net: &nnue_core::nnue::Network) -> nnue_core::nnue::Network {
+    let mut weights = net.ft_weights().to_vec();
+    for (k, w) in weights.iter_mut().enumerate().step_by(7) {
+        *w = if k % 2 == 0 { 300 } else { -1000 };
+    }
+    let layers = net
+        .layers()
+        .iter()
+        .map(|l| {
+            let rows = l.weights.chunks(l.row_len());
+            let unpadded = rows.flat_map(|r| r[..l.inputs].to_vec()).collect();
+            (l.biases.clone(), unpadded)
+        })
+        .collect();
+    nnue_core::nnue::Network::from_parameters(
+        net.architecture().clone(),
+        net.ft_biases().to_vec(),
+        weights,
+        layers,
+    )
+    .unwrap()
+}
+
+/// Evaluating after every push (so the parent is always computed: the fused
+/// child update of nets without hidden layers) and the int16-row path (weights
+/// beyond int8) give the reference evaluation too, with every kernel.
+#[test]
+fn every_child_and_wide_weights_agree() {
+    let kernels = Kernel::available();
+    let cases = [
+        ("All", 64, &[][..], false),
+        ("All", 128, &[][..], false),
+        ("All", 64, &[][..], true),
+        ("HalfKP", 32, &[8][..], true),
+    ];
+    for (k, (spec, half, hidden, wide)) in cases.into_iter().enumerate() {
+        let arch = Architecture::new(spec, half, hidden).unwrap();
+        let net = random_network(&arch, 500 + k as u64).unwrap();
+        let net = Arc::new(if wide { widened(&net) } else { net });
+        let mut stacks: Vec<AccumulatorStack> = kernels
+            .iter()
+            .map(|&kernel| AccumulatorStack::with_kernel(Arc::clone(&net), kernel))
+            .collect();
+        let mut root: Option<Chess> = None;
+        walk(2000 + k as u64, 600, |line, mv, _| {
+            let before = &line[line.len() - 2];
+            let pos = line.last().unwrap();
+            let want = line.len() - 1;
+            let restart = root.as_ref() != Some(&line[0]) || want == 1;
+            let expected = net.evaluate_board(Kernel::Scalar, pos.board(), pos.turn());
+            for (stack, kernel) in stacks.iter_mut().zip(&kernels) {
+                if restart {
+                    stack.reset(&line[0]);
+                } else {
+                    while stack.depth() >= want {
+                        stack.pop();
+                    }
+                }
+                stack.push(before, mv);
+                assert_eq!(
+                    stack.evaluate(pos),
+                    expected,
+                    "{spec} {kernel:?} after {mv:?}"
+                );
+            }
+            root = Some(line[0].clone());
+        });
     }
 }

@@ -188,3 +188,98 @@ fn network_is_shareable_and_scratch_is_checked() {
     let raw = b.forward(Kernel::detect(), &us, &them, &mut scratch);
     assert_eq!(raw / 16, nnue_core::nnue::evaluate(&b, &pos));
 }
+
+/// The int8-row update and the fused ClippedReLU dot product: every kernel equals
+/// the scalar one, and the scalar ones equal their int16 / two-step definitions.
+#[test]
+fn narrow_update_and_clamped_dot_agree_with_scalar() {
+    let mut rng = Rng(7);
+    let kernels = Kernel::available();
+    for &len in &[
+        1usize, 7, 15, 16, 31, 32, 33, 63, 64, 65, 127, 128, 129, 200, 256, 300, 512, 1024,
+    ] {
+        let src: Vec<i16> = (0..len).map(|_| rng.next() as i16).collect();
+        let narrow: Vec<i8> = (0..6 * len)
+            .map(|k| match k % 7 {
+                0 => -128,
+                1 => 127,
+                _ => rng.next() as i8,
+            })
+            .collect();
+        let wide: Vec<i16> = narrow.iter().map(|&w| i16::from(w)).collect();
+        let (removed, added) = ([1u32, 4], [0u32, 5, 5]);
+        let mut expected = vec![0i16; len];
+        Kernel::Scalar.update(&mut expected, &src, &wide, &removed, &added);
+        let mut scalar = vec![0i16; len];
+        Kernel::Scalar.update_narrow(&mut scalar, &src, &narrow, &removed, &added);
+        assert_eq!(scalar, expected, "scalar narrow update len {len}");
+
+        // Accumulator-like values around the clamp bounds, and extremes.
+        let acc: Vec<i16> = (0..len)
+            .map(|k| match k % 6 {
+                0 => i16::MIN,
+                1 => i16::MAX,
+                2 => 127,
+                3 => 128,
+                _ => (rng.next() % 400) as i16 - 200,
+            })
+            .collect();
+        let mut clamped = vec![0u8; len];
+        Kernel::Scalar.clamp_to_u8(&acc, &mut clamped);
+        let definition = clamped
+            .iter()
+            .zip(&narrow)
+            .fold(0i32, |s, (&x, &w)| s + i32::from(x) * i32::from(w));
+        assert_eq!(Kernel::Scalar.clamped_dot(&acc, &narrow[..len]), definition);
+
+        for &kernel in &kernels {
+            for offset in [0usize, 1] {
+                let mut dst = vec![0i16; len + offset];
+                kernel.update_narrow(&mut dst[offset..], &src, &narrow, &removed, &added);
+                assert_eq!(
+                    dst[offset..],
+                    expected[..],
+                    "narrow update {kernel:?} len {len}"
+                );
+                let mut shifted = vec![0i16; len + offset];
+                shifted[offset..].copy_from_slice(&acc);
+                assert_eq!(
+                    kernel.clamped_dot(&shifted[offset..], &narrow[..len]),
+                    definition,
+                    "clamped dot {kernel:?} len {len}"
+                );
+            }
+            // The fused update and dot product equal the two calls it replaces,
+            // for every row count the kernels special-case and a general one.
+            let row_lists: [(&[u32], &[u32]); 6] = [
+                (&[1], &[0]),
+                (&[1, 4], &[0]),
+                (&[1], &[0, 5]),
+                (&[1, 4], &[0, 5]),
+                (&removed, &added),
+                (&[], &[]),
+            ];
+            for (rm, ad) in row_lists {
+                let mut fused = vec![0i16; len];
+                let weights = &narrow[len..2 * len];
+                let dot = kernel.update_narrow_dot(&mut fused, &acc, &narrow, rm, ad, weights);
+                let mut apart = vec![0i16; len];
+                Kernel::Scalar.update_narrow(&mut apart, &acc, &narrow, rm, ad);
+                assert_eq!(fused, apart, "fused update {kernel:?} len {len} {rm:?}");
+                assert_eq!(
+                    dot,
+                    Kernel::Scalar.clamped_dot(&apart, weights),
+                    "fused dot {kernel:?} len {len} {rm:?}"
+                );
+            }
+            // Unequal lengths use the shorter; bad rows count as zero.
+            assert_eq!(
+                kernel.clamped_dot(&acc, &narrow[..len / 2]),
+                Kernel::Scalar.clamped_dot(&acc[..len / 2], &narrow[..len / 2])
+            );
+            let mut dst = vec![0i16; len];
+            kernel.update_narrow(&mut dst, &src, &narrow, &[99], &[]);
+            assert_eq!(dst, src, "{kernel:?} out-of-range narrow row");
+        }
+    }
+}

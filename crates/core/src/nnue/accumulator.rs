@@ -105,11 +105,13 @@ impl AccumulatorStack {
 
     /// Records the position after `mv` played in `before`.
     pub fn push(&mut self, before: &Chess, mv: &Move) {
-        let change = BoardChange::of_move(before.board(), before.turn(), mv);
+        // Built in place: a change made on the stack and then copied into the
+        // entry costs a store-forwarding stall (its bytes are written one by one
+        // and read back eight at a time).
         let entry = self.next_entry();
+        entry.change = BoardChange::of_move(before.board(), before.turn(), mv);
         entry.board.clone_from(before.board());
-        change.apply(&mut entry.board);
-        entry.change = change;
+        entry.change.apply(&mut entry.board);
         entry.computed = [false; 2];
     }
 
@@ -129,6 +131,11 @@ impl AccumulatorStack {
 
     /// Brings the top entry's accumulator of `perspective` up to date.
     fn update(&mut self, perspective: Color) {
+        self.update_to(perspective, self.top);
+    }
+
+    /// Brings entry `target`'s accumulator of `perspective` up to date.
+    fn update_to(&mut self, perspective: Color, target: usize) {
         let AccumulatorStack {
             net,
             kernel,
@@ -138,7 +145,7 @@ impl AccumulatorStack {
             delta,
             ..
         } = self;
-        let (top, kernel) = (*top, *kernel);
+        let (top, kernel) = (target.min(*top), *kernel);
         let p = perspective_index(perspective);
         let m = net.half_dims();
         let set = net.feature_set();
@@ -176,10 +183,10 @@ impl AccumulatorStack {
             delta.clear();
             let mv = MoveContext::new(&prev.board, &cur.board, &cur.change, perspective);
             set.changed(&mv, delta);
-            kernel.update(
+            net.update_accumulator(
+                kernel,
                 &mut cur.values[p * m..(p + 1) * m],
                 &prev.values[p * m..(p + 1) * m],
-                net.ft_weights(),
                 &delta.removed,
                 &delta.added,
             );
@@ -198,6 +205,10 @@ impl AccumulatorStack {
             pos.board(),
             "AccumulatorStack::evaluate: position differs from the pushed line"
         );
+        self.prepare_parent();
+        if let Some(raw) = self.evaluate_child(pos.turn()) {
+            return raw / FV_SCALE;
+        }
         for perspective in COLORS {
             self.update(perspective);
         }
@@ -208,7 +219,82 @@ impl AccumulatorStack {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        self.net.forward(self.kernel, us, them, &mut self.scratch) / FV_SCALE
+        self.net.output(self.kernel, us, them, &mut self.scratch) / FV_SCALE
+    }
+
+    /// Before the fused child evaluation: when the top entry is not computed and
+    /// its own move needs no refresh, its parent is brought up to date first (a
+    /// parent the search did not evaluate, e.g. a table hit gave its static
+    /// value), so the top entry still takes the fused pass.
+    fn prepare_parent(&mut self) {
+        let top = self.top;
+        if top == 0
+            || self.entries[top - 1].computed == [true; 2]
+            || self.entries[top].computed != [false; 2]
+            || self.net.linear_narrow().is_none()
+        {
+            return;
+        }
+        let set = self.net.feature_set();
+        let (prev, cur) = (&self.entries[top - 1], &self.entries[top]);
+        let refresh = COLORS.iter().any(|&p| {
+            set.needs_refresh(&MoveContext::new(&prev.board, &cur.board, &cur.change, p))
+        });
+        if !refresh {
+            for perspective in COLORS {
+                self.update_to(perspective, top - 1);
+            }
+        }
+    }
+
+    /// The common case of a search, done in one fused pass per perspective: the
+    /// top entry is a child of a computed entry, its move needs no refresh, and
+    /// the net has no hidden layer and int8 rows; the update then also yields the
+    /// output (`Kernel::update_narrow_dot`), so the new accumulators are never
+    /// read back. The raw output, or `None` when the case does not apply.
+    fn evaluate_child(&mut self, turn: Color) -> Option<i32> {
+        let AccumulatorStack {
+            net,
+            kernel,
+            entries,
+            top,
+            delta,
+            ..
+        } = self;
+        let (top, kernel) = (*top, *kernel);
+        let linear = net.linear_narrow()?;
+        if top == 0 || entries[top].computed != [false; 2] || entries[top - 1].computed != [true; 2]
+        {
+            return None;
+        }
+        let m = net.half_dims();
+        let set = net.feature_set();
+        let (done, rest) = entries.split_at_mut(top);
+        let (prev, cur) = (&done[top - 1], &mut rest[0]);
+        let contexts = COLORS.map(|p| MoveContext::new(&prev.board, &cur.board, &cur.change, p));
+        if contexts.iter().any(|mv| set.needs_refresh(mv)) {
+            return None;
+        }
+        let mut sum = linear.bias;
+        for mv in &contexts {
+            let p = perspective_index(mv.perspective);
+            let weights = if mv.perspective == turn {
+                linear.us
+            } else {
+                linear.them
+            };
+            let (dst, src) = (
+                &mut cur.values[p * m..(p + 1) * m],
+                &prev.values[p * m..(p + 1) * m],
+            );
+            delta.clear();
+            set.changed(mv, delta);
+            let (removed, added) = (&delta.removed[..], &delta.added[..]);
+            let dot = kernel.update_narrow_dot(dst, src, linear.rows, removed, added, weights);
+            sum = sum.wrapping_add(dot);
+        }
+        cur.computed = [true; 2];
+        Some(sum)
     }
 
     /// The accumulator of `perspective` at the top (computing it if needed); for

@@ -14,4 +14,11 @@ pub enum HashError {
         #[source]
         source: TryReserveError,
     },
+    /// The system refused the table's memory mapping; the caller keeps a 1 MiB table.
+    #[error("cannot map a {mb} MiB hash table ({source}); using 1 MiB")]
+    Map {
+        mb: usize,
+        #[source]
+        source: std::io::Error,
+    },
 }

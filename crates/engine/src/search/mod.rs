@@ -16,6 +16,7 @@ pub mod searcher;
 pub(crate) mod see;
 pub(crate) mod time;
 pub(crate) mod tt;
+mod tt_memory;
 pub(crate) mod worker;
 
 pub use error::HashError;

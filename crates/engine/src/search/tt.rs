@@ -13,11 +13,12 @@ use shakmaty::{Move, Role};
 use super::error::HashError;
 use super::params::{TT_AGE_WEIGHT, TT_KEEP_DEPTH_MARGIN};
 use super::score::Bound;
+use super::tt_memory::ZeroedTable;
 
 /// Slots per bucket: four 16-byte slots fill one 64-byte cache line.
 const BUCKET: usize = 4;
 
-#[derive(Default)]
+/// All-zero is an empty bucket: the table's memory starts zeroed (`ZeroedTable`).
 #[repr(align(64))]
 struct Bucket {
     slots: [[AtomicU64; 2]; BUCKET],
@@ -38,7 +39,7 @@ pub struct TtEntry {
 
 /// The table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: ZeroedTable<Bucket>,
     generation: AtomicU8,
 }
 
@@ -56,11 +57,7 @@ impl TranspositionTable {
     /// `Hash` value larger than the machine must not abort the engine).
     pub fn try_new(mb: usize) -> Result<TranspositionTable, HashError> {
         let count = ((mb.max(1) << 20) / size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|source| HashError::Alloc { mb, source })?;
-        buckets.resize_with(count, Bucket::default);
+        let buckets = ZeroedTable::new(count).map_err(|source| HashError::Map { mb, source })?;
         Ok(TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
@@ -69,7 +66,7 @@ impl TranspositionTable {
 
     /// Empties every slot.
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.as_slice() {
             for s in &b.slots {
                 s[0].store(0, Ordering::Relaxed);
                 s[1].store(0, Ordering::Relaxed);
@@ -87,8 +84,9 @@ impl TranspositionTable {
 
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        let buckets = self.buckets.as_slice();
+        let i = ((key as u128 * buckets.len() as u128) >> 64) as usize;
+        &buckets[i]
     }
 
     /// Hints the CPU to fetch the bucket of `key` (called as soon as a child's key is
@@ -168,7 +166,7 @@ impl TranspositionTable {
         let generation = self.generation.load(Ordering::Relaxed);
         let mut used = 0u32;
         let mut seen = 0u32;
-        'outer: for b in &self.buckets {
+        'outer: for b in self.buckets.as_slice() {
             for s in &b.slots {
                 if seen == 1000 {
                     break 'outer;

@@ -11,6 +11,8 @@
 pub mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
+#[cfg(target_arch = "x86_64")]
+pub mod x86_linear;
 
 /// Which implementation of the kernels to run, slowest first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -103,6 +105,90 @@ impl Kernel {
             // SAFETY: as above (SSE2 is part of x86-64).
             Kernel::Sse2 => unsafe { x86::update_sse2(dst, src, table, removed, added) },
             _ => scalar::update(dst, src, table, removed, added),
+        }
+    }
+
+    /// [`Kernel::update`] from a table of int8 rows (a net whose transformer
+    /// weights all fit in int8 keeps such a copy: half the bytes to read per row,
+    /// the same values). Rows are sign-extended to int16 before they are applied.
+    #[inline]
+    pub fn update_narrow(
+        self,
+        dst: &mut [i16],
+        src: &[i16],
+        table: &[i8],
+        removed: &[u32],
+        added: &[u32],
+    ) {
+        let n = dst.len();
+        let valid = src.len() >= n
+            && removed
+                .iter()
+                .chain(added)
+                .all(|&f| scalar::row_narrow(table, f, n).is_some());
+        if !valid {
+            return scalar::update_narrow(dst, src, table, removed, added);
+        }
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `usable` only returns a kernel whose features the CPU has
+            // (AVX-512 implies AVX2), and the lengths and row indices were checked
+            // above.
+            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe {
+                x86_linear::update_narrow_avx2(dst, src, table, removed, added)
+            },
+            _ => scalar::update_narrow(dst, src, table, removed, added),
+        }
+    }
+
+    /// [`Kernel::update_narrow`] into `dst`, then [`Kernel::clamped_dot`] of `dst`
+    /// with `weights`, in one pass: the new values are multiplied while still in
+    /// registers. One call per perspective is a whole incremental evaluation of a
+    /// net without hidden layers.
+    #[inline]
+    pub fn update_narrow_dot(
+        self,
+        dst: &mut [i16],
+        src: &[i16],
+        table: &[i8],
+        removed: &[u32],
+        added: &[u32],
+        weights: &[i8],
+    ) -> i32 {
+        let n = dst.len();
+        let valid = src.len() >= n
+            && weights.len() >= n
+            && removed
+                .iter()
+                .chain(added)
+                .all(|&f| scalar::row_narrow(table, f, n).is_some());
+        if !valid {
+            return scalar::update_narrow_dot(dst, src, table, removed, added, weights);
+        }
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `usable` only returns a kernel whose features the CPU has
+            // (AVX-512 implies AVX2); lengths and row indices were checked above.
+            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe {
+                x86_linear::update_narrow_dot_avx2(dst, src, table, removed, added, weights)
+            },
+            _ => scalar::update_narrow_dot(dst, src, table, removed, added, weights),
+        }
+    }
+
+    /// `Σ_i clamp(acc[i], 0, 127) * weights[i]` (wrapping i32) over the shorter of
+    /// the two: ClippedReLU and a dot product in one pass, the whole forward pass
+    /// of a net without hidden layers (one call per accumulator).
+    #[inline]
+    pub fn clamped_dot(self, acc: &[i16], weights: &[i8]) -> i32 {
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above (AVX-512 implies AVX2); the kernel bounds its own
+            // accesses by both slice lengths.
+            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe {
+                x86_linear::clamped_dot_avx2(acc, weights)
+            },
+            _ => scalar::clamped_dot(acc, weights),
         }
     }
 

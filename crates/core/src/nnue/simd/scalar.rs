@@ -51,3 +51,51 @@ pub fn clipped_relu(input: &[i32], out: &mut [u8]) {
         *o = (v >> 6).clamp(0, 127) as u8;
     }
 }
+
+/// Row `feature` of a feature-major int8 `table` of rows `width` long, if it exists.
+#[inline]
+pub fn row_narrow(table: &[i8], feature: u32, width: usize) -> Option<&[i8]> {
+    let start = (feature as usize).checked_mul(width)?;
+    table.get(start..start.checked_add(width)?)
+}
+
+/// See [`super::Kernel::update_narrow`]: [`update`] with int8 rows, each widened
+/// to int16 before it is added or subtracted (so the result is the one the int16
+/// table holding the same values gives).
+pub fn update_narrow(dst: &mut [i16], src: &[i16], table: &[i8], removed: &[u32], added: &[u32]) {
+    let n = dst.len();
+    dst.fill(0);
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = s;
+    }
+    for &f in removed {
+        for (d, &w) in dst.iter_mut().zip(row_narrow(table, f, n).unwrap_or(&[])) {
+            *d = d.wrapping_sub(i16::from(w));
+        }
+    }
+    for &f in added {
+        for (d, &w) in dst.iter_mut().zip(row_narrow(table, f, n).unwrap_or(&[])) {
+            *d = d.wrapping_add(i16::from(w));
+        }
+    }
+}
+
+/// See [`super::Kernel::clamped_dot`].
+pub fn clamped_dot(acc: &[i16], weights: &[i8]) -> i32 {
+    acc.iter().zip(weights).fold(0i32, |sum, (&a, &w)| {
+        sum.wrapping_add(i32::from(a.clamp(0, 127)) * i32::from(w))
+    })
+}
+
+/// See [`super::Kernel::update_narrow_dot`].
+pub fn update_narrow_dot(
+    dst: &mut [i16],
+    src: &[i16],
+    table: &[i8],
+    removed: &[u32],
+    added: &[u32],
+    weights: &[i8],
+) -> i32 {
+    update_narrow(dst, src, table, removed, added);
+    clamped_dot(dst, weights)
+}
