@@ -19,6 +19,47 @@ use super::kernels::{crelu, crelu_passes};
 /// Mask byte of an element whose gradient ClippedReLU passes (0: blocked).
 pub const PASS: u8 = 0xFF;
 
+/// Where the mask bytes of a batch live. Samples come in chunks of `chunk`
+/// (the dense pass's tasks, each writing its own contiguous region), and inside
+/// a chunk column block by column block (`block` elements of each entry, the
+/// last block narrower), entry after entry. The sparse gradient's task for one
+/// column block then reads one contiguous run per chunk, a few hundred pages in
+/// all, which the TLB holds; laid out entry by entry, every 64-byte read would
+/// land on a different page of a 16 MiB buffer and wait for a page walk.
+#[derive(Copy, Clone, Debug)]
+pub struct MaskLayout {
+    pub half: usize,
+    pub samples: usize,
+    pub chunk: usize,
+    pub block: usize,
+}
+
+impl MaskLayout {
+    /// Offset of element `col` of entry `e` (`2 * sample + perspective`), where
+    /// `col` starts a column block; the block's elements follow it.
+    #[inline(always)]
+    pub fn offset(&self, e: usize, col: usize) -> usize {
+        let first = e / 2 - (e / 2) % self.chunk;
+        let len = self.chunk.min(self.samples - first);
+        let width = self.block.min(self.half - col);
+        first * 2 * self.half + 2 * len * col + (e - 2 * first) * width
+    }
+
+    /// Copies one sample's masks (`[us, them]`, `2 * half` bytes) to their
+    /// places in `region`, the region of the chunk that holds sample `i`.
+    #[inline(always)]
+    pub fn scatter(&self, i: usize, mask: &[u8], region: &mut [u8]) {
+        let base = (i - i % self.chunk) * 2 * self.half;
+        for (p, side) in mask.chunks_exact(self.half).enumerate() {
+            for col in (0..self.half).step_by(self.block) {
+                let width = self.block.min(self.half - col);
+                let at = self.offset(2 * i + p, col) - base;
+                region[at..at + width].copy_from_slice(&side[col..col + width]);
+            }
+        }
+    }
+}
+
 /// Element `j`'s gradient from the mask byte, `dy` and the output weight:
 /// `0 + dy · w` or 0, as the backward pass computes it.
 #[inline(always)]
@@ -72,6 +113,29 @@ pub fn backward(acc: &[f32], w: &[f32], dy: f32, gw: &mut [f32], gb: &mut [f32],
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mask_layout_places_every_byte_once() {
+        for (half, samples) in [(8, 5), (72, 7), (128, 3)] {
+            let layout = MaskLayout {
+                half,
+                samples,
+                chunk: 2,
+                block: 64,
+            };
+            let mut seen = vec![false; samples * 2 * half];
+            for e in 0..2 * samples {
+                for col in (0..half).step_by(64) {
+                    for j in col..(col + 64).min(half) {
+                        let at = layout.offset(e, col) + j - col;
+                        assert!(!seen[at], "half {half}: byte {at} twice");
+                        seen[at] = true;
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&s| s));
+        }
+    }
     use crate::model::kernels::{add, axpy};
 
     #[test]

@@ -16,8 +16,8 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::data::SparseBatch;
-use crate::model::kernels::{add, add4, prefetch, Simd, BLOCK};
-use crate::model::single::{element_grad, element_grad_bits};
+use crate::model::kernels::{add, add4, Simd, BLOCK};
+use crate::model::single::{element_grad, element_grad_bits, MaskLayout};
 use crate::model::Model;
 use crate::optim::slots::{ft_limit, ModelSlots};
 use crate::optim::{Optimizer, Step};
@@ -30,6 +30,10 @@ const SAMPLE_BLOCK: usize = 128;
 /// Rows of one gradient task: their column block (`ROWS_PER_TASK * BLOCK * 4`
 /// bytes, 256 KiB) stays in the core's L2 while every sample block adds to it.
 const ROWS_PER_TASK: usize = 1024;
+
+/// Tasks of whole rows when more than [`ROWS_PER_TASK`] rows are touched:
+/// enough to balance any thread count this trainer runs with.
+const WHOLE_ROW_TASKS: usize = 32;
 
 /// The batch's features grouped by transformer row, and the touched rows'
 /// gradients (buffers reused).
@@ -76,13 +80,23 @@ pub enum AccGrads<'a> {
     /// Written out (nets with hidden layers).
     Dense(&'a [f32]),
     /// A net without hidden layers: entry `e`'s element `j` is
-    /// [`element_grad`]`(masks[e * half + j], dys[e / 2], w[(e % 2) * half + j])`.
+    /// [`element_grad`]`(mask, dys[e / 2], w[(e % 2) * half + j])`, its mask
+    /// byte placed by `layout`.
     Masked {
         masks: &'a [u8],
         dys: &'a [f32],
         /// The output layer's weights (`2 * half`).
         w: &'a [f32],
+        layout: MaskLayout,
     },
+}
+
+/// The fields of an [`AccGrads::Masked`].
+struct Masked<'a> {
+    masks: &'a [u8],
+    dys: &'a [f32],
+    w: &'a [f32],
+    layout: MaskLayout,
 }
 
 /// The batch's accumulator gradients grouped by transformer row.
@@ -132,17 +146,12 @@ impl Grouped<'_> {
 
     /// Entry `e`'s [`BLOCK`] columns from `col` of an [`AccGrads::Masked`] gradient.
     #[inline(always)]
-    fn masked<'s>(
-        &self,
-        (masks, dys, w): (&'s [u8], &[f32], &'s [f32]),
-        e: u32,
-        col: usize,
-    ) -> MaskedBlock<'s> {
+    fn masked<'s>(&self, source: &Masked<'s>, e: u32, col: usize) -> MaskedBlock<'s> {
         let e = e as usize;
         MaskedBlock {
-            mask: block_of(masks, e * self.half + col),
-            dy: dys[e / 2],
-            w: block_of(w, (e % 2) * self.half + col),
+            mask: block_of(source.masks, source.layout.offset(e, col)),
+            dy: source.dys[e / 2],
+            w: block_of(source.w, (e % 2) * self.half + col),
         }
     }
 
@@ -177,6 +186,20 @@ impl Grouped<'_> {
     /// rows.
     #[inline(always)]
     fn task_gradient_generic(&self, cols: Range<usize>, rows: &[u32], g: &mut [f32]) {
+        let masked = match self.acc {
+            AccGrads::Masked {
+                masks,
+                dys,
+                w,
+                layout,
+            } => Some(Masked {
+                masks,
+                dys,
+                w,
+                layout,
+            }),
+            AccGrads::Dense(_) => None,
+        };
         let width = cols.len();
         let mut cursor: Vec<usize> = rows
             .iter()
@@ -184,7 +207,6 @@ impl Grouped<'_> {
             .collect();
         for b in 0..self.blocks {
             let limit = (2 * SAMPLE_BLOCK * (b + 1)) as u32;
-            self.prefetch_block(b + 1, &cols);
             for (k, &r) in rows.iter().enumerate() {
                 let end = self.starts[r as usize + 1] as usize;
                 let from = cursor[k];
@@ -193,41 +215,31 @@ impl Grouped<'_> {
                     to += 1;
                 }
                 if to > from {
-                    let sum = &mut g[k * width..(k + 1) * width];
                     let entries = &self.entries[from..to];
-                    match self.acc {
-                        AccGrads::Dense(acc) if width == BLOCK => {
-                            self.sum_block(acc, sum, entries, cols.start);
-                        }
-                        AccGrads::Dense(acc) => self.sum_slices(acc, sum, entries, &cols),
-                        AccGrads::Masked { masks, dys, w } if width == BLOCK => {
-                            self.sum_masked_block((masks, dys, w), sum, entries, cols.start);
-                        }
-                        AccGrads::Masked { masks, dys, w } => {
-                            self.sum_masked_slices((masks, dys, w), sum, entries, &cols);
+                    // BLOCK columns at a time (a narrower one last).
+                    for c in (0..width).step_by(BLOCK) {
+                        let sum = &mut g[k * width + c..(k + 1) * width];
+                        let col = cols.start + c;
+                        match (self.acc, &masked) {
+                            (_, Some(source)) if sum.len() >= BLOCK => {
+                                self.sum_masked_block(source, &mut sum[..BLOCK], entries, col);
+                            }
+                            (_, Some(source)) => {
+                                self.sum_masked_slices(source, sum, entries, &(col..cols.end));
+                            }
+                            (AccGrads::Dense(acc), None) if sum.len() >= BLOCK => {
+                                self.sum_block(acc, &mut sum[..BLOCK], entries, col);
+                            }
+                            (AccGrads::Dense(acc), None) => {
+                                self.sum_slices(acc, sum, entries, &(col..cols.end));
+                            }
+                            (AccGrads::Masked { .. }, None) => {
+                                unreachable!("masked has its source")
+                            }
                         }
                     }
                     cursor[k] = to;
                 }
-            }
-        }
-    }
-
-    /// Prefetches columns `cols` of every accumulator gradient of sample block
-    /// `b` (if any): the rows visit a block's entries in no sequential order,
-    /// so without it each first touch waits for memory.
-    #[inline(always)]
-    fn prefetch_block(&self, b: usize, cols: &Range<usize>) {
-        let first = 2 * SAMPLE_BLOCK * b;
-        let len = match self.acc {
-            AccGrads::Dense(acc) => acc.len(),
-            AccGrads::Masked { masks, .. } => masks.len(),
-        };
-        for e in first..(first + 2 * SAMPLE_BLOCK).min(len / self.half) {
-            let start = e * self.half + cols.start;
-            match self.acc {
-                AccGrads::Dense(acc) => prefetch(&acc[start..start + cols.len()]),
-                AccGrads::Masked { masks, .. } => prefetch(&masks[start..start + cols.len()]),
             }
         }
     }
@@ -265,13 +277,7 @@ impl Grouped<'_> {
     /// rebuilt from its mask byte, `dy` and output weight (the same value the
     /// backward pass computed), the same groups and the same order.
     #[inline(always)]
-    fn sum_masked_block(
-        &self,
-        source: (&[u8], &[f32], &[f32]),
-        g: &mut [f32],
-        entries: &[u32],
-        col: usize,
-    ) {
+    fn sum_masked_block(&self, source: &Masked<'_>, g: &mut [f32], entries: &[u32], col: usize) {
         let groups = entries.chunks_exact(4);
         let singles = groups.remainder();
         for (h, g) in g.chunks_exact_mut(MASKED_SUMS).enumerate() {
@@ -300,15 +306,15 @@ impl Grouped<'_> {
     /// [`Self::sum_masked_block`] for a column block narrower than [`BLOCK`].
     fn sum_masked_slices(
         &self,
-        (masks, dys, w): (&[u8], &[f32], &[f32]),
+        source: &Masked<'_>,
         g: &mut [f32],
         entries: &[u32],
         cols: &Range<usize>,
     ) {
         let term = |e: u32, j: usize| {
             let e = e as usize;
-            let from = e * self.half;
-            element_grad(masks[from + j], dys[e / 2], w[(e % 2) * self.half + j])
+            let mask = source.masks[source.layout.offset(e, cols.start) + j - cols.start];
+            element_grad(mask, source.dys[e / 2], source.w[(e % 2) * self.half + j])
         };
         let groups = entries.chunks_exact(4);
         let singles = groups.remainder();
@@ -395,12 +401,27 @@ fn column_blocks(half: usize) -> impl Iterator<Item = Range<usize>> + Clone {
         .map(move |s| s..(s + BLOCK).min(half))
 }
 
+/// Whether the gradient tasks take whole rows (see [`grad_tasks`]).
+fn whole_rows(touched: usize) -> bool {
+    touched > ROWS_PER_TASK
+}
+
 /// One gradient task: a column block of some touched rows and their sums.
 type GradTask<'a> = (Range<usize>, &'a [u32], &'a mut [f32]);
 
 /// Splits `grad` (laid out as [`RowIndex::grad`]) into the gradient tasks.
 fn grad_tasks<'a>(touched: &'a [u32], half: usize, mut grad: &'a mut [f32]) -> Vec<GradTask<'a>> {
     let mut tasks = Vec::new();
+    if whole_rows(touched.len()) {
+        // Many rows, each with few entries per sample block (HalfKP): column
+        // blocks would only multiply the walks over the rows, so tasks take
+        // whole rows.
+        let per = touched.len().div_ceil(WHOLE_ROW_TASKS);
+        for (rows, g) in touched.chunks(per).zip(grad.chunks_mut(per * half)) {
+            tasks.push((0..half, rows, g));
+        }
+        return tasks;
+    }
     for cols in column_blocks(half) {
         let width = cols.len();
         let (block, rest) = std::mem::take(&mut grad).split_at_mut(touched.len() * width);
@@ -459,15 +480,21 @@ pub fn update_transformer_rows(
     );
     let grad = &ws.grad;
     let count = touched.len();
+    let blocks: Vec<Range<usize>> = if whole_rows(count) {
+        vec![0..half]
+    } else {
+        column_blocks(half).collect()
+    };
     parts.into_par_iter().for_each(|part| {
         for (k, &r) in part.touched.iter().enumerate() {
             let row = (r as usize - part.first_row) * half;
             let index = part.first_touched + k;
-            for cols in column_blocks(half) {
+            for cols in &blocks {
                 // Column block `cols` of every touched row starts at
                 // `count * cols.start`; this row's is `index` rows in.
                 let from = count * cols.start + index * cols.len();
                 let span = row + cols.start..row + cols.end;
+                let cols = cols.clone();
                 opt.update(
                     &mut part.w[span.clone()],
                     &grad[from..from + cols.len()],

@@ -18,7 +18,7 @@ use crate::data::SparseBatch;
 use crate::loss::{Figures, LossParams};
 use crate::model::dense::GROUP;
 use crate::model::fake_quant::quantized_dense;
-use crate::model::kernels::{add, crelu, crelu_dot, crelu_passes, Simd};
+use crate::model::kernels::{add, crelu, crelu_dot, crelu_passes, Simd, BLOCK};
 use crate::model::single;
 use crate::model::{Dense, Model, NET_TO_INTERNAL};
 use crate::optim::slots::{dense_limits, ft_limit, ModelSlots};
@@ -146,12 +146,23 @@ pub fn train_step(
             masks: &ws.masks,
             dys: &ws.dys,
             w,
+            layout: mask_layout(width / 2, n),
         },
         None => AccGrads::Dense(&ws.acc),
     };
     super::sparse::update_transformer_rows(model, slots, opt, batch, &mut ws.rows, source, step);
     update_dense(model, slots, opt, &mut total, step);
     total.figures
+}
+
+/// Where the mask bytes of a batch of `samples` go (see [`single::MaskLayout`]).
+fn mask_layout(half: usize, samples: usize) -> single::MaskLayout {
+    single::MaskLayout {
+        half,
+        samples,
+        chunk: CHUNK,
+        block: BLOCK,
+    }
 }
 
 /// What every chunk of a batch's dense pass shares.
@@ -279,7 +290,9 @@ impl Pass<'_> {
             figures: Figures::default(),
         };
         let mut acc = vec![0.0f32; 2 * half];
-        for (j, (mask, dy_out)) in masks.chunks_exact_mut(2 * half).zip(dys).enumerate() {
+        let mut mask = vec![0u8; 2 * half];
+        let layout = mask_layout(half, n);
+        for (j, dy_out) in dys.iter_mut().enumerate() {
             let i = first + j;
             let (stm, nstm) = batch.rows(i);
             let (us, them) = acc.split_at_mut(half);
@@ -293,7 +306,8 @@ impl Pass<'_> {
                 .add(&Figures::of(loss.params, v, target, loss.power_lambda));
             let dy = (dldv * f64::from(NET_TO_INTERNAL) / n as f64) as f32;
             let g = &mut grad.dense[0];
-            single::backward(&acc, &layer.wt, dy, &mut g.wt, &mut grad.ft_b, mask);
+            single::backward(&acc, &layer.wt, dy, &mut g.wt, &mut grad.ft_b, &mut mask);
+            layout.scatter(i, &mask, masks);
             g.b[0] += dy;
             *dy_out = dy;
         }
