@@ -481,7 +481,7 @@ pub fn update_transformer_rows(
     let grad = &ws.grad;
     let count = touched.len();
     let blocks: Vec<Range<usize>> = if whole_rows(count) {
-        vec![0..half]
+        std::iter::once(0..half).collect()
     } else {
         column_blocks(half).collect()
     };
