@@ -33,6 +33,10 @@ pub struct BenchArgs {
     /// Worker threads [default: all cores].
     #[arg(long, value_parser = super::threads_parser())]
     pub threads: Option<usize>,
+    /// Time the steps as `train --quantization-aware` runs them (dense layers
+    /// at their quantized values).
+    #[arg(long)]
+    pub quantization_aware: bool,
 }
 
 /// Timing of a bench run.
@@ -80,6 +84,7 @@ struct Bench<'a> {
     stream: Stream,
     ws: Workspace,
     steps: u64,
+    quantization_aware: bool,
 }
 
 impl Bench<'_> {
@@ -105,7 +110,7 @@ impl Bench<'_> {
 
     fn train(&mut self, batch: &SparseBatch) {
         let step = self.next_step();
-        let loss = bench_loss(&self.params);
+        let loss = bench_loss(&self.params, self.quantization_aware);
         let (m, s) = (&mut self.model, &mut self.slots);
         train_step(m, s, &self.opt, loss, batch, &mut self.ws, step);
     }
@@ -117,7 +122,7 @@ impl Bench<'_> {
         n: usize,
     ) -> Result<SparseBatch, LearnError> {
         let step = self.next_step();
-        let loss = bench_loss(&self.params);
+        let loss = bench_loss(&self.params, self.quantization_aware);
         let mut batcher = Batcher::new(self.source, self.extractor, Filter::default(), false);
         let stream = &mut self.stream;
         let (m, s, ws, opt) = (&mut self.model, &mut self.slots, &mut self.ws, &self.opt);
@@ -136,11 +141,11 @@ impl Bench<'_> {
 const BENCH_LR: f32 = 1e-3;
 
 /// The loss of the timed steps: the configured loss with no power-loss blend.
-fn bench_loss(params: &LossParams) -> LossSetting<'_> {
+fn bench_loss(params: &LossParams, quantization_aware: bool) -> LossSetting<'_> {
     LossSetting {
         params,
         power_lambda: 1.0,
-        quantization_aware: false,
+        quantization_aware,
     }
 }
 
@@ -171,6 +176,7 @@ pub fn measure(args: &BenchArgs) -> Result<BenchResult, LearnError> {
         stream: Stream::new(source.file_ranges(), 1 << 20, 1),
         ws: Workspace::default(),
         steps: 0,
+        quantization_aware: args.quantization_aware,
     };
     let n = args.batch_size;
     let mut result = BenchResult {

@@ -3,7 +3,7 @@
 //! non-zero input (ClippedReLU leaves many zeros) and the weight gradient is the
 //! same loop.
 
-use super::kernels::{axpy, dot};
+use super::kernels::{axpy, dot, BLOCK};
 
 /// Most samples [`Dense::accumulate_grad_group`] takes at once.
 pub const GROUP: usize = 8;
@@ -138,7 +138,10 @@ impl Dense {
     /// The input gradient `dx[i] = Σ_o W[o][i] dy[o]` where `passes(i)` (elsewhere
     /// ClippedReLU blocks it and 0 is written). `rows` is [`Self::weights_row_major`],
     /// so the sum is one contiguous row per non-zero `dy[o]` — and behind a
-    /// ClippedReLU many are zero.
+    /// ClippedReLU many are zero. [`BLOCK`] inputs at a time are summed in
+    /// registers (the same additions, in the same order over `o`, as adding row
+    /// after row into `dx`), and the blocked ones are written with a select, not
+    /// a masked store.
     #[inline(always)]
     pub fn input_grad(
         &self,
@@ -147,15 +150,32 @@ impl Dense {
         dx: &mut [f32],
         passes: impl Fn(usize) -> bool,
     ) {
-        dx.fill(0.0);
-        for (o, &d) in dy.iter().enumerate() {
-            if d != 0.0 {
-                axpy(dx, d, &rows[o * self.inputs..(o + 1) * self.inputs]);
+        let n = self.inputs;
+        let blocked = n - n % BLOCK;
+        for start in (0..blocked).step_by(BLOCK) {
+            let mut sums = [0.0f32; BLOCK];
+            for (o, &d) in dy.iter().enumerate() {
+                if d != 0.0 {
+                    let from = o * n + start;
+                    axpy(&mut sums, d, &rows[from..from + BLOCK]);
+                }
+            }
+            for (k, (x, &s)) in dx[start..start + BLOCK].iter_mut().zip(&sums).enumerate() {
+                *x = if passes(start + k) { s } else { 0.0 };
             }
         }
-        for (i, d) in dx.iter_mut().enumerate() {
-            if !passes(i) {
-                *d = 0.0;
+        if blocked < n {
+            let tail = &mut dx[blocked..n];
+            tail.fill(0.0);
+            for (o, &d) in dy.iter().enumerate() {
+                if d != 0.0 {
+                    axpy(tail, d, &rows[o * n + blocked..(o + 1) * n]);
+                }
+            }
+            for (k, x) in tail.iter_mut().enumerate() {
+                if !passes(blocked + k) {
+                    *x = 0.0;
+                }
             }
         }
     }

@@ -8,7 +8,7 @@ use nnue_core::nnue::{FloatAffine, Network, QuantizationReport, FV_SCALE};
 
 use super::dense::Dense;
 use super::init::{uniform_vec, FT_BIAS_INIT};
-use super::kernels::{add, crelu};
+use super::kernels::{add, crelu, sum_rows};
 use super::shape::ModelShape;
 use crate::error::LearnError;
 
@@ -88,12 +88,7 @@ impl Model {
     /// `acc = b + Σ rows`.
     #[inline(always)]
     pub fn accumulate(&self, rows: &[u32], acc: &mut [f32]) {
-        let half = self.shape.half();
-        acc.copy_from_slice(&self.ft_b);
-        for &r in rows {
-            let start = r as usize * half;
-            add(acc, &self.ft_w[start..start + half]);
-        }
+        sum_rows(&self.ft_b, &self.ft_w, rows, acc);
     }
 
     /// The forward pass of one position, every layer kept in `trace`.

@@ -18,10 +18,13 @@ use crate::data::SparseBatch;
 use crate::loss::{Figures, LossParams};
 use crate::model::dense::GROUP;
 use crate::model::fake_quant::quantized_dense;
-use crate::model::kernels::{add, crelu, crelu_passes, Simd};
+use crate::model::kernels::{add, crelu, crelu_dot, crelu_passes, Simd, BLOCK};
+use crate::model::single;
 use crate::model::{Dense, Model, NET_TO_INTERNAL};
 use crate::optim::slots::{dense_limits, ft_limit, ModelSlots};
 use crate::optim::{Optimizer, Step};
+
+use super::sparse::AccGrads;
 
 /// Samples per parallel task of the dense part. Fixed: it decides the order in
 /// which gradients are summed.
@@ -30,8 +33,13 @@ pub const CHUNK: usize = 256;
 /// Buffers reused from batch to batch.
 #[derive(Default)]
 pub struct Workspace {
-    /// `n * 2 * half`: accumulators, then their gradients.
+    /// `n * 2 * half`: accumulators, then their gradients (nets with hidden
+    /// layers).
     acc: Vec<f32>,
+    /// `n * 2 * half` ClippedReLU masks and `n` output gradients: the
+    /// accumulators' gradients of a net without hidden layers ([`single`]).
+    masks: Vec<u8>,
+    dys: Vec<f32>,
     /// The batch's features grouped by transformer row.
     rows: super::sparse::RowIndex,
 }
@@ -87,32 +95,6 @@ pub fn train_step(
         return Figures::default();
     }
     let width = 2 * model.shape.half();
-    ws.acc.resize(n * width, 0.0);
-    let grads = dense_pass(model, batch, loss, &mut ws.acc);
-    let mut total = grads
-        .into_iter()
-        .reduce(|mut a, b| {
-            for (x, y) in a.dense.iter_mut().zip(&b.dense) {
-                x.add_assign(y);
-            }
-            add(&mut a.ft_b, &b.ft_b);
-            a.figures.add(&b.figures);
-            a
-        })
-        .unwrap_or_else(|| unreachable!("a non-empty batch has a chunk"));
-    super::sparse::update_transformer_rows(model, slots, opt, batch, &mut ws.rows, &ws.acc, step);
-    update_dense(model, slots, opt, &mut total, step);
-    total.figures
-}
-
-/// Forward and backward of the dense part, chunk by chunk in parallel; leaves
-/// the accumulators' gradients in `acc`.
-fn dense_pass(
-    model: &Model,
-    batch: &SparseBatch,
-    loss: LossSetting<'_>,
-    acc: &mut [f32],
-) -> Vec<ChunkGrad> {
     let dense: Cow<'_, [Dense]> = if loss.quantization_aware {
         Cow::Owned(quantized_dense(&model.dense))
     } else {
@@ -124,13 +106,63 @@ fn dense_pass(
         dense: &dense,
         batch,
         loss,
-        n: batch.len(),
+        n,
     };
-    let width = 2 * model.shape.half();
-    acc.par_chunks_mut(CHUNK * width)
-        .enumerate()
-        .map(|(c, acc)| pass.chunk(c * CHUNK, acc))
-        .collect()
+    let grads: Vec<ChunkGrad> = if dense.len() == 1 {
+        ws.masks.resize(n * width, 0);
+        ws.dys.resize(n, 0.0);
+        ws.masks
+            .par_chunks_mut(CHUNK * width)
+            .zip(ws.dys.par_chunks_mut(CHUNK))
+            .enumerate()
+            .map(|(c, (masks, dys))| pass.single_chunk(c * CHUNK, masks, dys))
+            .collect()
+    } else {
+        ws.acc.resize(n * width, 0.0);
+        ws.acc
+            .par_chunks_mut(CHUNK * width)
+            .enumerate()
+            .map(|(c, acc)| pass.chunk(c * CHUNK, acc))
+            .collect()
+    };
+    let mut total = grads
+        .into_iter()
+        .reduce(|mut a, b| {
+            for (x, y) in a.dense.iter_mut().zip(&b.dense) {
+                x.add_assign(y);
+            }
+            add(&mut a.ft_b, &b.ft_b);
+            a.figures.add(&b.figures);
+            a
+        })
+        .unwrap_or_else(|| unreachable!("a non-empty batch has a chunk"));
+    // The output weights the masks' gradients were taken with (rounded ones
+    // with `--quantization-aware`), owned: the model is updated next.
+    let output_weights = (dense.len() == 1).then(|| dense[0].wt.clone());
+    drop(pass);
+    drop(dense);
+    let source = match &output_weights {
+        Some(w) => AccGrads::Masked {
+            masks: &ws.masks,
+            dys: &ws.dys,
+            w,
+            layout: mask_layout(width / 2, n),
+        },
+        None => AccGrads::Dense(&ws.acc),
+    };
+    super::sparse::update_transformer_rows(model, slots, opt, batch, &mut ws.rows, source, step);
+    update_dense(model, slots, opt, &mut total, step);
+    total.figures
+}
+
+/// Where the mask bytes of a batch of `samples` go (see [`single::MaskLayout`]).
+fn mask_layout(half: usize, samples: usize) -> single::MaskLayout {
+    single::MaskLayout {
+        half,
+        samples,
+        chunk: CHUNK,
+        block: BLOCK,
+    }
 }
 
 /// What every chunk of a batch's dense pass shares.
@@ -213,6 +245,71 @@ impl Pass<'_> {
                 let dys: Vec<&[f32]> = used.iter().map(|b| b.grads[k].as_slice()).collect();
                 layer.accumulate_grad_group(&xs, &dys, g);
             }
+        }
+        grad
+    }
+
+    /// Forward and backward of the samples `first..` of a net without hidden
+    /// layers: their ClippedReLU masks into `masks`, their output gradients into
+    /// `dys` ([`single`]). Compiled for AVX2 too (see [`Simd`]).
+    fn single_chunk(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
+        match Simd::detect() {
+            // SAFETY: the CPU supports the instructions (checked at run time).
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { self.single_chunk_avx512(first, masks, dys) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { self.single_chunk_avx2(first, masks, dys) },
+            _ => self.single_chunk_generic(first, masks, dys),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn single_chunk_avx2(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
+        self.single_chunk_generic(first, masks, dys)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    fn single_chunk_avx512(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
+        self.single_chunk_generic(first, masks, dys)
+    }
+
+    /// The forward pass is one dot product of the clipped accumulators, the
+    /// backward pass one fused pass ([`single::backward`]): the same
+    /// operations in the same order as [`Self::chunk_generic`].
+    #[inline(always)]
+    fn single_chunk_generic(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
+        let (model, batch, loss, n) = (self.model, self.batch, self.loss, self.n);
+        let half = model.shape.half();
+        let layer = &self.dense[0];
+        let mut grad = ChunkGrad {
+            dense: vec![Dense::zeros(layer.inputs, layer.outputs)],
+            ft_b: vec![0.0; half],
+            figures: Figures::default(),
+        };
+        let mut acc = vec![0.0f32; 2 * half];
+        let mut mask = vec![0u8; 2 * half];
+        let layout = mask_layout(half, n);
+        for (j, dy_out) in dys.iter_mut().enumerate() {
+            let i = first + j;
+            let (stm, nstm) = batch.rows(i);
+            let (us, them) = acc.split_at_mut(half);
+            model.accumulate(stm, us);
+            model.accumulate(nstm, them);
+            let out = layer.b[0] + crelu_dot(&acc, &layer.wt);
+            let v = f64::from(out) * f64::from(NET_TO_INTERNAL);
+            let target = batch.targets[i];
+            let (_, dldv) = loss.params.eval(v, target, loss.power_lambda);
+            grad.figures
+                .add(&Figures::of(loss.params, v, target, loss.power_lambda));
+            let dy = (dldv * f64::from(NET_TO_INTERNAL) / n as f64) as f32;
+            let g = &mut grad.dense[0];
+            single::backward(&acc, &layer.wt, dy, &mut g.wt, &mut grad.ft_b, &mut mask);
+            layout.scatter(i, &mask, masks);
+            g.b[0] += dy;
+            *dy_out = dy;
         }
         grad
     }
