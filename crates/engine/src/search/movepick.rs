@@ -36,9 +36,19 @@ pub(crate) struct MovePicker {
 }
 
 impl MovePicker {
-    /// A picker whose moves `fill` writes straight into its own list (a move list is
-    /// 2 KiB; quiescence builds one per node), scored for this node. `tt_move` is the
-    /// table's move code (0 for none).
+    /// A picker with no moves: the per-ply pickers of a thread start so, and are
+    /// refilled in place by [`MovePicker::refill`].
+    pub(crate) fn empty() -> MovePicker {
+        MovePicker {
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
+            next: 0,
+        }
+    }
+
+    /// A picker of its own (the root's ordering); the search refills per-ply pickers
+    /// with [`MovePicker::refill`] instead, since a picker is 3 KiB and moving one by
+    /// value per node was a large share of quiescence.
     pub(crate) fn new(
         fill: impl FnOnce(&mut MoveList),
         tt_move: u16,
@@ -47,14 +57,29 @@ impl MovePicker {
         color: Color,
         ply: usize,
     ) -> MovePicker {
-        let mut picker = MovePicker {
-            moves: MoveList::new(),
-            scores: ArrayVec::new(),
-            next: 0,
-        };
-        fill(&mut picker.moves);
+        let mut picker = MovePicker::empty();
+        picker.refill(fill, tt_move, history, board, color, ply);
+        picker
+    }
+
+    /// Replaces the moves with those `fill` writes straight into the list, scored
+    /// for this node. `tt_move` is the table's move code (0 for none).
+    #[inline]
+    pub(crate) fn refill(
+        &mut self,
+        fill: impl FnOnce(&mut MoveList),
+        tt_move: u16,
+        history: &History,
+        board: &Board,
+        color: Color,
+        ply: usize,
+    ) {
+        self.moves.clear();
+        self.scores.clear();
+        self.next = 0;
+        fill(&mut self.moves);
         let killers = history.killers(ply);
-        let MovePicker { moves, scores, .. } = &mut picker;
+        let MovePicker { moves, scores, .. } = self;
         for m in moves.iter() {
             scores.push(if tt_move != 0 && encode_move(m) == tt_move {
                 TT_MOVE
@@ -75,7 +100,6 @@ impl MovePicker {
                 history.score(color, m)
             });
         }
-        picker
     }
 
     /// Number of moves.

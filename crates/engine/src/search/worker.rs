@@ -14,7 +14,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position};
 use super::eval_cache::EvalCache;
 use super::history::History;
 use super::limits::SearchControl;
-use super::movepick::is_tactical;
+use super::movepick::{is_tactical, MovePicker};
 use super::params::{
     LMR_BASE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_ROOT_FROM, LMR_ROOT_RELIEF, LMR_TABLE_SIZE,
     NODES_BETWEEN_CHECKS,
@@ -39,6 +39,9 @@ pub(crate) struct ThreadData {
     pub eval_cache: Option<EvalCache>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
+    /// One move picker per ply, refilled in place by the node at that ply (its
+    /// children use the next ply's), so no node copies a 3 KiB move list by value.
+    pub(super) pickers: Box<[MovePicker]>,
 }
 
 impl ThreadData {
@@ -49,6 +52,7 @@ impl ThreadData {
             eval_cache: None,
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
+            pickers: (0..=MAX_PLY).map(|_| MovePicker::empty()).collect(),
         }
     }
 }
