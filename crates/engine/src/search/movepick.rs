@@ -20,6 +20,10 @@ const KILLER_1: i32 = 1 << 22;
 const KILLER_2: i32 = KILLER_1 - 1;
 /// Captures that lose material in the exchange go after the quiet moves' best.
 const BAD_CAPTURE: i32 = -(1 << 20);
+/// A tactical move scored at least this was found by SEE not to lose material
+/// (`CAPTURE` less an attacker rank); below it, to lose (`BAD_CAPTURE` plus
+/// victim ranks, far below zero).
+const SEE_KEEPS_FLOOR: i32 = CAPTURE / 2;
 
 /// Captures, en passant and promotions: the moves quiescence search looks at.
 #[inline]
@@ -130,5 +134,15 @@ impl MovePicker {
         let m = self.moves[self.next];
         self.next += 1;
         Some(m)
+    }
+
+    /// For the tactical move [`MovePicker::next_move`] returned last: whether it
+    /// keeps material in the exchange (`see_ge(board, color, m, 0)`), as found
+    /// when the picker scored it, so quiescence does not compute it twice. `None`
+    /// for the table move, which is scored without SEE.
+    #[inline]
+    pub(crate) fn last_keeps_material(&self) -> Option<bool> {
+        let score = *self.scores.get(self.next.checked_sub(1)?)?;
+        (score != TT_MOVE).then_some(score >= SEE_KEEPS_FLOOR)
     }
 }

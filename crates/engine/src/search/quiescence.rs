@@ -66,7 +66,8 @@ impl Worker<'_, '_> {
         let mut best_move = None;
         let mut a = alpha.max(stand_pat);
         while let Some(m) = self.td.pickers[ply].next_move() {
-            if self.q_skip(pos, &m, in_check, stand_pat, a, best) {
+            let keeps = self.td.pickers[ply].last_keeps_material();
+            if self.q_skip(pos, &m, in_check, (stand_pat, a, best), keeps) {
                 continue;
             }
             let child = self.make(pos, m);
@@ -137,14 +138,14 @@ impl Worker<'_, '_> {
     /// (chained with checking captures they blow up the tree); otherwise captures
     /// that cannot reach alpha even winning the victim for free (delta pruning) or
     /// that lose material (SEE).
+    /// `keeps` is the picker's SEE verdict on `m` when it has one.
     fn q_skip(
         &self,
         pos: &Chess,
         m: &Move,
         in_check: bool,
-        stand_pat: i32,
-        alpha: i32,
-        best: i32,
+        (stand_pat, alpha, best): (i32, i32, i32),
+        keeps: Option<bool>,
     ) -> bool {
         if in_check {
             return best > -MATE_BOUND && !is_tactical(m);
@@ -153,6 +154,7 @@ impl Worker<'_, '_> {
             return false;
         }
         let gain = m.capture().map_or(0, piece_value);
-        stand_pat + gain + DELTA_MARGIN <= alpha || !see_ge(pos.board(), pos.turn(), m, 0)
+        stand_pat + gain + DELTA_MARGIN <= alpha
+            || !keeps.unwrap_or_else(|| see_ge(pos.board(), pos.turn(), m, 0))
     }
 }
