@@ -106,6 +106,16 @@ impl MovePicker {
         }
     }
 
+    /// The table move and the tactical moves SEE found not to lose material: in
+    /// quiescence (not in check), the only ones searched unless delta pruning drops them.
+    pub(crate) fn keeping_material(&self) -> impl Iterator<Item = &Move> {
+        self.moves
+            .iter()
+            .zip(&self.scores)
+            .filter(|&(_, &score)| score >= SEE_KEEPS_FLOOR)
+            .map(|(m, _)| m)
+    }
+
     /// Number of moves.
     pub(crate) fn len(&self) -> usize {
         self.moves.len()

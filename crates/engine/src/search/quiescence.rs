@@ -131,6 +131,7 @@ impl Worker<'_, '_> {
             }
         };
         self.td.pickers[ply].refill(fill, tt_move, &self.td.history, board, turn, ply);
+        self.prefetch_children(pos, ply);
         Start::Search(stand_pat)
     }
 
