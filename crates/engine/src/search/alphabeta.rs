@@ -5,9 +5,10 @@
 //! pruning, late-move reductions, PVS re-searches, history on cutoffs), and the
 //! table store.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::movepick::{is_tactical, MovePicker};
+use super::movepick::is_tactical;
 use super::params::*;
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
@@ -184,7 +185,7 @@ impl Worker<'_, '_> {
     ) -> Result<(i32, Option<Move>), i32> {
         let (ply, depth) = (node.ply, node.depth);
         self.td.history.clear_killers(ply + 1);
-        let mut picker = MovePicker::new(
+        self.td.pickers[ply].refill(
             |list| *list = pos.legal_moves(),
             tt_move,
             &self.td.history,
@@ -192,7 +193,7 @@ impl Worker<'_, '_> {
             node.us,
             ply,
         );
-        if picker.is_empty() {
+        if self.td.pickers[ply].is_empty() {
             return Err(if node.in_check {
                 -MATE + ply as i32
             } else {
@@ -202,10 +203,11 @@ impl Worker<'_, '_> {
         let mut alpha = node.alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
-        let mut quiets: [Option<Move>; QUIETS_REMEMBERED] = [None; QUIETS_REMEMBERED];
-        let mut quiet_count = 0;
+        // The quiet moves tried before a cutoff, whose history it lowers (on the
+        // stack: a cutoff is frequent enough that a heap list per cutoff showed).
+        let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
         let mut index = 0usize;
-        while let Some(m) = picker.next_move() {
+        while let Some(m) = self.td.pickers[ply].next_move() {
             index += 1;
             let quiet = !is_tactical(&m);
             if self.skip_before_make(pos, node, &m, index, best) {
@@ -232,17 +234,14 @@ impl Worker<'_, '_> {
                     }
                     if v >= node.beta {
                         if quiet {
-                            let tried: Vec<Move> =
-                                quiets[..quiet_count].iter().map_while(|q| *q).collect();
-                            self.td.history.reward(node.us, ply, depth, &m, &tried);
+                            self.td.history.reward(node.us, ply, depth, &m, &quiets);
                         }
                         break;
                     }
                 }
             }
-            if quiet && quiet_count < quiets.len() {
-                quiets[quiet_count] = Some(m);
-                quiet_count += 1;
+            if quiet && !quiets.is_full() {
+                quiets.push(m);
             }
         }
         // Every move was pruned: fall back to a value below alpha.

@@ -20,6 +20,10 @@ const KILLER_1: i32 = 1 << 22;
 const KILLER_2: i32 = KILLER_1 - 1;
 /// Captures that lose material in the exchange go after the quiet moves' best.
 const BAD_CAPTURE: i32 = -(1 << 20);
+/// A tactical move scored at least this was found by SEE not to lose material
+/// (`CAPTURE` less an attacker rank); below it, to lose (`BAD_CAPTURE` plus
+/// victim ranks, far below zero).
+const SEE_KEEPS_FLOOR: i32 = CAPTURE / 2;
 
 /// Captures, en passant and promotions: the moves quiescence search looks at.
 #[inline]
@@ -36,9 +40,19 @@ pub(crate) struct MovePicker {
 }
 
 impl MovePicker {
-    /// A picker whose moves `fill` writes straight into its own list (a move list is
-    /// 2 KiB; quiescence builds one per node), scored for this node. `tt_move` is the
-    /// table's move code (0 for none).
+    /// A picker with no moves: the per-ply pickers of a thread start so, and are
+    /// refilled in place by [`MovePicker::refill`].
+    pub(crate) fn empty() -> MovePicker {
+        MovePicker {
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
+            next: 0,
+        }
+    }
+
+    /// A picker of its own (the root's ordering); the search refills per-ply pickers
+    /// with [`MovePicker::refill`] instead, since a picker is 3 KiB and moving one by
+    /// value per node was a large share of quiescence.
     pub(crate) fn new(
         fill: impl FnOnce(&mut MoveList),
         tt_move: u16,
@@ -47,14 +61,29 @@ impl MovePicker {
         color: Color,
         ply: usize,
     ) -> MovePicker {
-        let mut picker = MovePicker {
-            moves: MoveList::new(),
-            scores: ArrayVec::new(),
-            next: 0,
-        };
-        fill(&mut picker.moves);
+        let mut picker = MovePicker::empty();
+        picker.refill(fill, tt_move, history, board, color, ply);
+        picker
+    }
+
+    /// Replaces the moves with those `fill` writes straight into the list, scored
+    /// for this node. `tt_move` is the table's move code (0 for none).
+    #[inline]
+    pub(crate) fn refill(
+        &mut self,
+        fill: impl FnOnce(&mut MoveList),
+        tt_move: u16,
+        history: &History,
+        board: &Board,
+        color: Color,
+        ply: usize,
+    ) {
+        self.moves.clear();
+        self.scores.clear();
+        self.next = 0;
+        fill(&mut self.moves);
         let killers = history.killers(ply);
-        let MovePicker { moves, scores, .. } = &mut picker;
+        let MovePicker { moves, scores, .. } = self;
         for m in moves.iter() {
             scores.push(if tt_move != 0 && encode_move(m) == tt_move {
                 TT_MOVE
@@ -75,7 +104,16 @@ impl MovePicker {
                 history.score(color, m)
             });
         }
-        picker
+    }
+
+    /// The table move and the tactical moves SEE found not to lose material: in
+    /// quiescence (not in check), the only ones searched unless delta pruning drops them.
+    pub(crate) fn keeping_material(&self) -> impl Iterator<Item = &Move> {
+        self.moves
+            .iter()
+            .zip(&self.scores)
+            .filter(|&(_, &score)| score >= SEE_KEEPS_FLOOR)
+            .map(|(m, _)| m)
     }
 
     /// Number of moves.
@@ -106,5 +144,15 @@ impl MovePicker {
         let m = self.moves[self.next];
         self.next += 1;
         Some(m)
+    }
+
+    /// For the tactical move [`MovePicker::next_move`] returned last: whether it
+    /// keeps material in the exchange (`see_ge(board, color, m, 0)`), as found
+    /// when the picker scored it, so quiescence does not compute it twice. `None`
+    /// for the table move, which is scored without SEE.
+    #[inline]
+    pub(crate) fn last_keeps_material(&self) -> Option<bool> {
+        let score = *self.scores.get(self.next.checked_sub(1)?)?;
+        (score != TT_MOVE).then_some(score >= SEE_KEEPS_FLOOR)
     }
 }

@@ -10,23 +10,19 @@
 use shakmaty::{Chess, Move, Position, Square};
 
 use super::captures::legal_captures;
-use super::movepick::{is_tactical, MovePicker};
+use super::movepick::is_tactical;
 use super::params::{piece_value, DELTA_MARGIN, RECAPTURES_FROM};
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
 use super::worker::{tt_cutoff, Worker};
 
-/// How a quiescence node starts: its moves, and the stand-pat value (`-INFINITE`
-/// in check). Built in place once per node (inlined), like `MovePicker::new`'s
-/// result, so the large variant is not boxed.
-#[allow(clippy::large_enum_variant)]
+/// How a quiescence node starts: decided at once, or its moves are in the ply's
+/// picker (`ThreadData::pickers`) with the stand-pat value (`-INFINITE` in check).
 enum Start {
     /// The value is decided without searching moves.
     Done(i32),
-    Search {
-        picker: MovePicker,
-        stand_pat: i32,
-    },
+    /// Search the moves of the ply's picker.
+    Search(i32),
 }
 
 impl Worker<'_, '_> {
@@ -61,16 +57,17 @@ impl Worker<'_, '_> {
         let in_check = pos.is_check();
         let tt_move = tt.map_or(0, |e| e.mv);
         let tt_eval = tt.map(|e| e.eval).filter(|e| e.abs() < MATE_BOUND);
-        let (mut picker, stand_pat) =
+        let stand_pat =
             match self.q_start(pos, in_check, tt_move, tt_eval, beta, ply, qply, last_to) {
                 Start::Done(v) => return v,
-                Start::Search { picker, stand_pat } => (picker, stand_pat),
+                Start::Search(stand_pat) => stand_pat,
             };
         let mut best = stand_pat;
         let mut best_move = None;
         let mut a = alpha.max(stand_pat);
-        while let Some(m) = picker.next_move() {
-            if self.q_skip(pos, &m, in_check, stand_pat, a, best) {
+        while let Some(m) = self.td.pickers[ply].next_move() {
+            let keeps = self.td.pickers[ply].last_keeps_material();
+            if self.q_skip(pos, &m, in_check, (stand_pat, a, best), keeps) {
                 continue;
             }
             let child = self.make(pos, m);
@@ -113,14 +110,12 @@ impl Worker<'_, '_> {
         let (board, turn) = (pos.board(), pos.turn());
         if in_check {
             let fill = |list: &mut shakmaty::MoveList| *list = pos.legal_moves();
-            let picker = MovePicker::new(fill, tt_move, &self.td.history, board, turn, ply);
+            let picker = &mut self.td.pickers[ply];
+            picker.refill(fill, tt_move, &self.td.history, board, turn, ply);
             if picker.is_empty() {
                 return Start::Done(-MATE + ply as i32);
             }
-            return Start::Search {
-                picker,
-                stand_pat: -INFINITE,
-            };
+            return Start::Search(-INFINITE);
         }
         let stand_pat = match tt_eval {
             Some(e) => e,
@@ -135,22 +130,23 @@ impl Worker<'_, '_> {
                 list.retain(|m| m.is_capture() && Some(m.to()) == last_to);
             }
         };
-        let picker = MovePicker::new(fill, tt_move, &self.td.history, board, turn, ply);
-        Start::Search { picker, stand_pat }
+        self.td.pickers[ply].refill(fill, tt_move, &self.td.history, board, turn, ply);
+        self.prefetch_children(pos, ply);
+        Start::Search(stand_pat)
     }
 
     /// Moves not worth searching: in check, quiet evasions once one evasion holds
     /// (chained with checking captures they blow up the tree); otherwise captures
     /// that cannot reach alpha even winning the victim for free (delta pruning) or
     /// that lose material (SEE).
+    /// `keeps` is the picker's SEE verdict on `m` when it has one.
     fn q_skip(
         &self,
         pos: &Chess,
         m: &Move,
         in_check: bool,
-        stand_pat: i32,
-        alpha: i32,
-        best: i32,
+        (stand_pat, alpha, best): (i32, i32, i32),
+        keeps: Option<bool>,
     ) -> bool {
         if in_check {
             return best > -MATE_BOUND && !is_tactical(m);
@@ -159,6 +155,7 @@ impl Worker<'_, '_> {
             return false;
         }
         let gain = m.capture().map_or(0, piece_value);
-        stand_pat + gain + DELTA_MARGIN <= alpha || !see_ge(pos.board(), pos.turn(), m, 0)
+        stand_pat + gain + DELTA_MARGIN <= alpha
+            || !keeps.unwrap_or_else(|| see_ge(pos.board(), pos.turn(), m, 0))
     }
 }

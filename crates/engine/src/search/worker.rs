@@ -14,7 +14,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position};
 use super::eval_cache::EvalCache;
 use super::history::History;
 use super::limits::SearchControl;
-use super::movepick::is_tactical;
+use super::movepick::{is_tactical, MovePicker};
 use super::params::{
     LMR_BASE, LMR_DIVISOR, LMR_MIN_DEPTH, LMR_ROOT_FROM, LMR_ROOT_RELIEF, LMR_TABLE_SIZE,
     NODES_BETWEEN_CHECKS,
@@ -39,6 +39,9 @@ pub(crate) struct ThreadData {
     pub eval_cache: Option<EvalCache>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
+    /// One move picker per ply, refilled in place by the node at that ply (its
+    /// children use the next ply's), so no node copies a 3 KiB move list by value.
+    pub(super) pickers: Box<[MovePicker]>,
 }
 
 impl ThreadData {
@@ -49,6 +52,7 @@ impl ThreadData {
             eval_cache: None,
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
+            pickers: (0..=MAX_PLY).map(|_| MovePicker::empty()).collect(),
         }
     }
 }
@@ -228,20 +232,43 @@ impl<'a, 'b> Worker<'a, 'b> {
     }
 
     /// Plays `m` from `pos`: child position, its key on the key stack, evaluator push.
+    /// The child's table bucket is prefetched as soon as its key is known, before
+    /// the copy-make and the evaluator push: the child probes it first thing, and
+    /// that load missing the cache was the largest single cost of quiescence.
     #[inline]
     pub(super) fn make(&mut self, pos: &Chess, m: Move) -> Chess {
         let key = *self.keys.last().unwrap_or(&0);
-        let mut child = pos.clone();
         let fast = pos.update_zobrist_hash(Zobrist64(key), m, EnPassantMode::Legal);
+        if let Some(z) = fast {
+            self.shared.tt.prefetch(z.0);
+        }
+        let mut child = pos.clone();
         self.td.evaluator.push(pos, &m);
         child.play_unchecked(m);
         let child_key = match fast {
             Some(z) => z.0,
-            None => self::key(&child),
+            None => {
+                let slow = self::key(&child);
+                self.shared.tt.prefetch(slow);
+                slow
+            }
         };
-        self.shared.tt.prefetch(child_key);
         self.keys.push(child_key);
         child
+    }
+
+    /// Prefetches the table buckets of the children quiescence will search (the
+    /// picker of `ply`, node `pos`: the table move and captures that keep
+    /// material), so that their probes overlap in memory instead of each child
+    /// waiting on its own miss, the first thing it does.
+    #[inline]
+    pub(super) fn prefetch_children(&self, pos: &Chess, ply: usize) {
+        let key = Zobrist64(self.current_key());
+        for &m in self.td.pickers[ply].keeping_material() {
+            if let Some(z) = pos.update_zobrist_hash(key, m, EnPassantMode::Legal) {
+                self.shared.tt.prefetch(z.0);
+            }
+        }
     }
 
     #[inline]
