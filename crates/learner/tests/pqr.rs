@@ -278,3 +278,29 @@ fn shuffled_data_is_refused_naming_the_successors_found() {
     assert!(err.contains("game order"), "{err}");
     assert!(err.contains(&format!("of the first {}", n - 1)), "{err}");
 }
+
+#[test]
+fn a_validation_triplet_keeps_q_in_its_held_out_range() {
+    use nnue_learner::data::Filter;
+    use nnue_learner::train::validation::{ValidationSet, ValidationSpec};
+    let dir = common::temp_dir("pqr-ranges");
+    let path = dir.join("game.bin");
+    write(&path, &random_games(1, 17));
+    let source = open(&path);
+    let load = |range: std::ops::Range<u64>| {
+        let spec = ValidationSpec {
+            source: &source,
+            ranges: std::iter::once(range).collect(),
+            count: 100,
+            filter: Filter::default(),
+            skip_invalid: false,
+            accuracy_count: 0,
+            pqr_seed: Some(1),
+        };
+        ValidationSet::load(spec, &Extractor::new(&shape())).unwrap()
+    };
+    // Records 0..5 of one game: 0..4 have their successor inside, 4's is record 5.
+    let set = load(0..5);
+    assert_eq!((set.len(), set.batch.len()), (4, 12));
+    assert_eq!(load(0..GAME_PLIES as u64).len(), GAME_PLIES - 1);
+}

@@ -2,6 +2,8 @@
 //! turned into feature rows in parallel (chunks in a fixed order, so the result
 //! does not depend on the thread count), and accepted in stream order.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 use super::batch::{target_of, SparseBatch};
@@ -30,6 +32,9 @@ pub struct Batcher<'a> {
     /// Build PQR triplets (`--loss pqr`) with this seed: each accepted draw
     /// is a game position followed by its two successors ([`crate::pqr`]).
     pub pqr_seed: Option<u64>,
+    /// The ranges a triplet's p and q must share (the stream's): the last
+    /// training record of a file is not paired with the held-out record after it.
+    pub pqr_ranges: Vec<Range<u64>>,
     /// Records skipped as invalid so far.
     pub invalid: u64,
     /// Share of draws accepted so far, to size the next read.
@@ -57,6 +62,7 @@ impl<'a> Batcher<'a> {
             skip_invalid,
             mirror: false,
             pqr_seed: None,
+            pqr_ranges: Vec::new(),
             invalid: 0,
             acceptance: 1.0,
         }
@@ -67,10 +73,12 @@ impl<'a> Batcher<'a> {
         Batcher { mirror, ..self }
     }
 
-    /// This batcher building PQR triplets seeded `seed`, or single positions.
-    pub fn with_pqr(self, seed: Option<u64>) -> Batcher<'a> {
+    /// This batcher building PQR triplets seeded `seed` whose p and q lie in
+    /// one of `ranges`, or single positions (`None`).
+    pub fn with_pqr(self, seed: Option<u64>, ranges: &[Range<u64>]) -> Batcher<'a> {
         Batcher {
             pqr_seed: seed,
+            pqr_ranges: ranges.to_vec(),
             ..self
         }
     }
@@ -169,10 +177,12 @@ impl<'a> Batcher<'a> {
             let target = target_of(&record);
             let flip = self.mirror && mirror::mirrors(self.filter.seed, draw);
             if let Some(seed) = self.pqr_seed {
-                let next = match index + 1 < self.source.len() {
-                    true => self.source.record(index + 1),
-                    false => continue,
-                };
+                let next_in_range = (self.pqr_ranges.iter())
+                    .any(|r| r.contains(&index) && r.contains(&(index + 1)));
+                if !next_in_range {
+                    continue;
+                }
+                let next = self.source.record(index + 1);
                 let next = match next {
                     Ok(r) => r,
                     Err(_) if self.skip_invalid => continue,

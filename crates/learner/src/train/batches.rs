@@ -39,7 +39,7 @@ impl Run<'_> {
             self.config.skip_invalid,
         )
         .with_mirror(self.config.mirror)
-        .with_pqr(self.config.pqr_seed());
+        .with_pqr(self.config.pqr_seed(), self.stream.ranges());
         let mut batch = SparseBatch::new();
         batcher.fill(&mut self.stream, n, &mut batch)?;
         self.invalid += batcher.invalid;
@@ -94,7 +94,7 @@ impl Run<'_> {
             config.skip_invalid,
         )
         .with_mirror(config.mirror)
-        .with_pqr(config.pqr_seed());
+        .with_pqr(config.pqr_seed(), self.stream.ranges());
         let stream = &mut self.stream;
         let (next, figures) = rayon::join(
             || {

@@ -63,6 +63,14 @@ impl ValidationSet {
         let held_out: u64 = spec.ranges.iter().map(|r| r.end - r.start).sum();
         let stride = (held_out / spec.count.max(1) as u64).max(1);
         let (mut stm, mut nstm) = (Vec::new(), Vec::new());
+        // A triplet's q must be held out too (the record after a held-out
+        // range is the next file's, or a training one).
+        let ranges = spec.ranges.clone();
+        let in_one_range = |index: u64| {
+            ranges
+                .iter()
+                .any(|r| r.contains(&index) && r.contains(&(index + 1)))
+        };
         let picked = spec.ranges.into_iter().flatten().step_by(stride as usize);
         for index in picked {
             if set.len() >= spec.count {
@@ -78,6 +86,9 @@ impl ValidationSet {
             }
             let target = target_of(&record);
             if let Some(seed) = spec.pqr_seed {
+                if !in_one_range(index) {
+                    continue;
+                }
                 let triplet = match triplet_at(spec.source, index, salt(seed, index, 0)) {
                     Ok(t) => t,
                     Err(_) if spec.skip_invalid => continue,
