@@ -13,7 +13,7 @@
 #                                       (python -m nnue_scripts.pipeline --small: generate,
 #                                       train, evaluate, play)
 #   scripts/python_checks.sh --study    and the small feature-set study
-#                                       (python -m nnue_scripts.study --small: two sets on
+#                                       (python -m nnue_scripts.study --small: two sets and PQR on
 #                                       the shipped sample, trained, measured, rated by a
 #                                       few games; docs/STUDY.md)
 #

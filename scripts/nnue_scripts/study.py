@@ -9,7 +9,7 @@ and rates them jointly relative to All.
                                  [--nodes 20000] [--movetime 0.1] [--games 200] [--book data/openings.epd]
                                  [--feature-count 20000] [--bench-depth 10]
                                  [--threads 2] [--concurrency 2] [--out-dir target/study] [--no-build]
-    python -m nnue_scripts.study --small      # two sets, the shipped sample data, a few games
+    python -m nnue_scripts.study --small      # two sets and PQR, the shipped sample data, a few games
 
 For every (set, seed) it runs `nnue-learn train` with the same options (the thesis'
 family by default: N->512x2-32-1, loss |sigmoid(v/361) - sigmoid(score/410)|^2.6, Adam at
@@ -19,6 +19,10 @@ validation loss, its last line the training positions/s. Per set it measures the
 the active features per position and the features added and removed per move on the
 data's games (`nnue-learn features --json`), and per net the search speed (`nnue bench`
 in UCI mode after `setoption name EvalFile`).
+
+Two entries of --sets are not feature sets: PQR trains the All net with the thesis' PQR
+loss (`--loss pqr`, section 5.3) from random weights, PQR-ft fine-tunes the All net of its
+seed with it at lr 1e-4; they play the All net only.
 
 The tournament: every net plays the All net of its seed, and with at most 4 sets every
 pair of sets plays (a round robin), --games games per pairing (the book's openings in
@@ -63,6 +67,15 @@ ANCHOR = "All"
 DEFAULT_SETS = ("H+V,D1+D2,H+V+D1+D2,All,All+H+V,All+D1+D2,All+H+V+D1+D2,All+PH,All+PV,All+PH+PV,"
                 "All+MB,All+MC,All+T,KAm8,HalfKP,King-All")
 ROUND_ROBIN_MAX = 4
+# Entries that are not feature sets: the thesis' PQR training (section 5.3, `nnue-learn
+# train --loss pqr`) of the All net, from random weights (PQR) and fine-tuned from the All
+# net of the same seed (PQR-ft). Their validation loss is a PQR loss, not comparable with
+# the score-trained sets'.
+PQR = "PQR"
+PQR_FINE_TUNED = "PQR-ft"
+PQR_ENTRIES = (PQR, PQR_FINE_TUNED)
+# The thesis' PQR fine-tuning gained most at lr 1e-4 (lower rates did better).
+PQR_FINE_TUNE_LR = 1e-4
 NAME_PATTERN = re.compile(r"[^A-Za-z0-9._+-]")
 # The engine in every game: one thread, 16 MiB of hash.
 ENGINE_OPTIONS = {"Threads": "1", "Hash": "16"}
@@ -89,7 +102,7 @@ THESIS = {
 THESIS_BLOCKS = {"H": "V", "V": "H", "D1": "D2", "D2": "D1"}
 THESIS_CODE = {"PH": "pv", "PV": "ph"}
 
-SMALL = dict(sets="All,All+H+V", seeds="1", epochs=2, epoch_size=2700, batch_size=256, validation_fraction=0.1,
+SMALL = dict(sets="All,All+H+V,PQR,PQR-ft", seeds="1", epochs=2, epoch_size=2700, batch_size=256, validation_fraction=0.1,
              games=4, nodes=300, movetime=0.05, max_plies=60, feature_count=300, bench_depth=4)
 FULL = dict(sets=DEFAULT_SETS, seeds="1", epochs=20, epoch_size=1_000_000, batch_size=16384, validation_fraction=0.05,
             games=200, nodes=20000, movetime=0.1, max_plies=400, feature_count=20000, bench_depth=10)
@@ -130,6 +143,35 @@ def parse_seeds(text):
     return seeds
 
 
+def feature_set_of(spec):
+    """The feature set an entry trains: its own, or All for the PQR entries."""
+    return ANCHOR if spec in PQR_ENTRIES else spec
+
+
+def entry_options(options, spec, init_net=None):
+    """The shared training options adapted to an entry: PQR's loss instead of the study's,
+    and for PQR-ft the starting net (`--init-net`) and the fine-tuning lr."""
+    if spec not in PQR_ENTRIES:
+        return list(options)
+    changed = {"--loss": "pqr"}
+    if spec == PQR_FINE_TUNED:
+        changed["--lr"] = repr(PQR_FINE_TUNE_LR)
+    out = list(options)
+    for i, option in enumerate(out[:-1]):
+        if option in changed:
+            out[i + 1] = changed[option]
+    if spec == PQR_FINE_TUNED:
+        if init_net is None:
+            raise ValueError(f"{PQR_FINE_TUNED} needs the {ANCHOR} net to start from")
+        out += ["--init-net", init_net]
+    return out
+
+
+def training_order(sets, seeds):
+    """(set, seed) in training order: PQR-ft after the All net it starts from."""
+    return [(spec, seed) for seed in seeds for spec in sorted(sets, key=lambda s: s == PQR_FINE_TUNED)]
+
+
 def slug(spec):
     """A file-name-safe form of a spec ('K*(H+V)' -> 'K_H+V_')."""
     return NAME_PATTERN.sub("_", spec)
@@ -166,17 +208,20 @@ def settings_differences(saved, current):
 
 def tournament_pairings(sets, seeds, round_robin_max=ROUND_ROBIN_MAX):
     """[(net A, net B)] for one condition: every set against All of the same seed, and
-    with at most `round_robin_max` sets every pair of sets (of the same seed)."""
+    with at most `round_robin_max` feature sets every pair of them (of the same seed). The
+    PQR entries, trainings of All rather than feature sets, play All only."""
     pairs = []
+    feature_sets = [s for s in sets if s not in PQR_ENTRIES]
     for seed in seeds:
-        others = [s for s in sets if s != ANCHOR]
-        if len(sets) <= round_robin_max:
+        others = [s for s in feature_sets if s != ANCHOR]
+        if len(feature_sets) <= round_robin_max:
             ordered = [ANCHOR] + others
             for i, a in enumerate(ordered):
                 for b in ordered[i + 1:]:
                     pairs.append((net_name(b, seed), net_name(a, seed)))
         else:
             pairs += [(net_name(s, seed), net_name(ANCHOR, seed)) for s in others]
+        pairs += [(net_name(s, seed), net_name(ANCHOR, seed)) for s in sets if s in PQR_ENTRIES]
     return pairs
 
 
@@ -516,22 +561,26 @@ def check_sets(sets):
     features --fen`, which builds the set's encoder)."""
     fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     for spec in sets:
-        out = subprocess.run([binary("nnue-learn"), "features", "--feature-set", spec, "--fen", fen],
+        out = subprocess.run([binary("nnue-learn"), "features", "--feature-set", feature_set_of(spec), "--fen", fen],
                              text=True, capture_output=True)
         if out.returncode != 0:
             raise StudyError(f"--sets: {spec}: {out.stderr.strip() or 'refused by nnue-learn features'}")
 
 
-def train_net(study, args, spec, seed, progress):
-    """Trains (or resumes) one net; returns its record."""
+def train_net(study, args, spec, seed, progress, init=None):
+    """Trains (or resumes) one net (PQR-ft from `init`, the All net's record); returns its
+    record."""
     name = net_name(spec, seed)
     config = {"set": spec, "seed": seed}
+    if spec == PQR_FINE_TUNED:
+        config["init_sha256"] = init["sha256"]
     record = study.load("nets", f"{name}.json", config=config)
     if record:
         return record
     os.makedirs(study.path("nets"), exist_ok=True)
     net, checkpoints = study.path("nets", f"{name}.nnue"), study.path("nets", f"{name}-ckpt")
-    command = [binary("nnue-learn"), "train", *train_options(args), "--feature-set", spec,
+    options = entry_options(train_options(args), spec, init and init["net"])
+    command = [binary("nnue-learn"), "train", *options, "--feature-set", feature_set_of(spec),
                "--threads", str(args.threads), "--seed", str(seed), "--output-net", net,
                "--checkpoint-dir", checkpoints, "--quiet"]
     if os.path.exists(os.path.join(checkpoints, "checkpoint.bin")):
@@ -563,7 +612,7 @@ def measure_features(study, args, spec):
     if record:
         return record["figures"]
     os.makedirs(study.path("features"), exist_ok=True)
-    command = [binary("nnue-learn"), "features", "--feature-set", spec, "--data", args.feature_data,
+    command = [binary("nnue-learn"), "features", "--feature-set", feature_set_of(spec), "--data", args.feature_data,
                "--count", str(args.feature_count), "--json"]
     try:
         text = study.run(f"features {slug(spec)}", command)
@@ -752,7 +801,7 @@ def report(study, args, rows, conditions, ratings, results, failures, notes):
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(prog="python -m nnue_scripts.study", description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true",
-                        help="All and All+H+V on tests/data/sf_tools_sample.bin, 2 epochs, 4 games per pairing and condition (the CI check)")
+                        help="All, All+H+V, PQR and PQR-ft on tests/data/sf_tools_sample.bin, 2 epochs, 4 games per pairing and condition (the CI check)")
     parser.add_argument("--data", nargs="+", default=None, help="training data (.bin, .binpack, .plain)")
     parser.add_argument("--validation", nargs="+", default=[], help="validation data (default: a held-out fraction)")
     parser.add_argument("--validation-fraction", type=float, help="held out of each file without --validation (default 0.05)")
@@ -816,10 +865,11 @@ def main(argv=None):
         if not args.no_build:
             study.run("build", ["cargo", "build", "--release", "--bin", "nnue", "--bin", "nnue-learn"])
         check_sets(args.sets)
-        keys = [(spec, seed) for seed in args.seeds for spec in args.sets]
+        keys = training_order(args.sets, args.seeds)
         trainings = {}
         for i, (spec, seed) in enumerate(keys):
-            trainings[(spec, seed)] = train_net(study, args, spec, seed, f"[{i + 1}/{len(keys)}]")
+            init = trainings[(ANCHOR, seed)] if spec == PQR_FINE_TUNED else None
+            trainings[(spec, seed)] = train_net(study, args, spec, seed, f"[{i + 1}/{len(keys)}]", init)
         features, notes = {}, []
         for spec in args.sets:
             features[spec] = measure_features(study, args, spec)

@@ -28,6 +28,33 @@ class SetsAndNames(unittest.TestCase):
             with self.assertRaises(ValueError):
                 study.parse_seeds(bad)
 
+class PqrEntries(unittest.TestCase):
+    OPTIONS = ["--train", "d.bin", "--loss", "thesis", "--lr", "0.0005", "--epochs", "2"]
+
+    def test_pqr_trains_the_all_net_with_the_pqr_loss(self):
+        self.assertEqual(study.feature_set_of("PQR"), "All")
+        self.assertEqual(study.feature_set_of("All+H+V"), "All+H+V")
+        self.assertEqual(study.entry_options(self.OPTIONS, "PQR"),
+                         ["--train", "d.bin", "--loss", "pqr", "--lr", "0.0005", "--epochs", "2"])
+        self.assertEqual(study.entry_options(self.OPTIONS, "All+H+V"), self.OPTIONS)
+
+    def test_pqr_ft_starts_from_the_all_net_at_a_low_lr(self):
+        options = study.entry_options(self.OPTIONS, "PQR-ft", "nets/All-s1.nnue")
+        self.assertEqual(options, ["--train", "d.bin", "--loss", "pqr", "--lr", "0.0001", "--epochs", "2",
+                                   "--init-net", "nets/All-s1.nnue"])
+        with self.assertRaisesRegex(ValueError, "All net"):
+            study.entry_options(self.OPTIONS, "PQR-ft")
+
+    def test_pqr_entries_play_all_only(self):
+        pairs = study.tournament_pairings(["All", "A", "PQR", "PQR-ft"], [1])
+        self.assertEqual(pairs, [("A-s1", "All-s1"), ("PQR-s1", "All-s1"), ("PQR-ft-s1", "All-s1")])
+
+    def test_pqr_ft_trains_after_the_all_net(self):
+        self.assertEqual(study.training_order(["PQR-ft", "All", "PQR"], [1, 2]),
+                         [("All", 1), ("PQR", 1), ("PQR-ft", 1), ("All", 2), ("PQR", 2), ("PQR-ft", 2)])
+
+
+class Names(unittest.TestCase):
     def test_names(self):
         self.assertEqual(study.net_name("All+H+V", 2), "All+H+V-s2")
         self.assertEqual(study.slug("K*(H+V)"), "K__H+V_")

@@ -33,6 +33,9 @@ pub enum LearnError {
     /// Training data without a single usable position.
     #[error("{0}")]
     NoData(String),
+    /// `--loss pqr` on data that is not in game order.
+    #[error(transparent)]
+    GameOrder(#[from] crate::pqr::GameOrderError),
     #[error("{}: {what}: {error}", path.display())]
     Io {
         path: PathBuf,

@@ -11,6 +11,7 @@ pub mod history;
 pub mod loss;
 pub mod model;
 pub mod optim;
+pub mod pqr;
 pub mod train;
 
 use std::sync::atomic::AtomicBool;

@@ -24,6 +24,10 @@ pub enum LossKind {
     Power,
     /// The thesis: `|σ(v/361) − σ(score/410)|^2.6`.
     Thesis,
+    /// The thesis' PQR loss on triplets of game positions ([`crate::pqr`]);
+    /// it needs no score or result. Per position it is zero: the training
+    /// step and validation take it triplet by triplet.
+    Pqr,
 }
 
 /// Parameters of the losses.
@@ -145,6 +149,7 @@ impl LossParams {
                 let (l, dl) = power(q - p, THESIS_EXPONENT);
                 (l, dl * q * (1.0 - q) / THESIS_OUT_SCALE)
             }
+            LossKind::Pqr => (0.0, 0.0),
         }
     }
 

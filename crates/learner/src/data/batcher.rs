@@ -2,6 +2,8 @@
 //! turned into feature rows in parallel (chunks in a fixed order, so the result
 //! does not depend on the thread count), and accepted in stream order.
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 use super::batch::{target_of, SparseBatch};
@@ -11,6 +13,8 @@ use super::source::PositionSource;
 use super::stream::Stream;
 use crate::error::LearnError;
 use crate::model::Extractor;
+use crate::pqr;
+use shakmaty::Position;
 
 /// Draws decoded by one rayon task.
 const DECODE_CHUNK: usize = 256;
@@ -25,6 +29,12 @@ pub struct Batcher<'a> {
     /// Mirror about half the positions left to right (`--mirror`, drawn from
     /// the filter's seed).
     pub mirror: bool,
+    /// Build PQR triplets (`--loss pqr`) with this seed: each accepted draw
+    /// is a game position followed by its two successors ([`crate::pqr`]).
+    pub pqr_seed: Option<u64>,
+    /// The ranges a triplet's p and q must share (the stream's): the last
+    /// training record of a file is not paired with the held-out record after it.
+    pub pqr_ranges: Vec<Range<u64>>,
     /// Records skipped as invalid so far.
     pub invalid: u64,
     /// Share of draws accepted so far, to size the next read.
@@ -51,6 +61,8 @@ impl<'a> Batcher<'a> {
             filter,
             skip_invalid,
             mirror: false,
+            pqr_seed: None,
+            pqr_ranges: Vec::new(),
             invalid: 0,
             acceptance: 1.0,
         }
@@ -61,7 +73,27 @@ impl<'a> Batcher<'a> {
         Batcher { mirror, ..self }
     }
 
-    /// Fills `out` with `n` accepted positions from `stream`.
+    /// This batcher building PQR triplets seeded `seed` whose p and q lie in
+    /// one of `ranges`, or single positions (`None`).
+    pub fn with_pqr(self, seed: Option<u64>, ranges: &[Range<u64>]) -> Batcher<'a> {
+        Batcher {
+            pqr_seed: seed,
+            pqr_ranges: ranges.to_vec(),
+            ..self
+        }
+    }
+
+    /// Positions each accepted draw adds to a batch.
+    pub fn per_draw(&self) -> usize {
+        if self.pqr_seed.is_some() {
+            pqr::TRIPLET_LEN
+        } else {
+            1
+        }
+    }
+
+    /// Fills `out` with `n` accepted draws from `stream`: `n` positions, or `n`
+    /// triplets (`3n` positions, p, q, r in turn) with [`Self::with_pqr`].
     pub fn fill(
         &mut self,
         stream: &mut Stream,
@@ -69,10 +101,11 @@ impl<'a> Batcher<'a> {
         out: &mut SparseBatch,
     ) -> Result<(), LearnError> {
         out.clear();
+        let per = self.per_draw();
         let mut examined = 0u64;
         let limit = 2 * stream.total() + n as u64 + 1024;
-        while out.len() < n {
-            let need = n - out.len();
+        while out.len() < n * per {
+            let need = n - out.len() / per;
             let want = ((need as f64 * 1.1 / self.acceptance.max(0.01)) as usize + 16).max(need);
             let mut draws = stream.take_pending();
             while draws.len() < want {
@@ -84,10 +117,12 @@ impl<'a> Batcher<'a> {
             'merge: for (chunk, part) in decoded.iter().enumerate() {
                 self.invalid += part.invalid;
                 for (k, &at) in part.accepted.iter().enumerate() {
-                    let (stm, nstm) = part.batch.rows(k);
-                    out.push(stm, nstm, part.batch.targets[k]);
+                    for j in k * per..(k + 1) * per {
+                        let (stm, nstm) = part.batch.rows(j);
+                        out.push(stm, nstm, part.batch.targets[j]);
+                    }
                     accepted_now += 1;
-                    if out.len() == n {
+                    if out.len() == n * per {
                         used = chunk * DECODE_CHUNK + at + 1;
                         break 'merge;
                     }
@@ -97,8 +132,13 @@ impl<'a> Batcher<'a> {
             examined += used as u64;
             self.acceptance = (accepted_now.max(1) as f64 / used as f64).min(1.0);
             if out.is_empty() && examined > limit {
+                let what = if per > 1 {
+                    "no position with a successor in its game passes the filters"
+                } else {
+                    "no position passes the filters"
+                };
                 return Err(LearnError::NoData(format!(
-                    "{}: no position passes the filters (eval limit, draws, skipping)",
+                    "{}: {what} (eval limit, draws, skipping)",
                     self.source.describe()
                 )));
             }
@@ -134,11 +174,40 @@ impl<'a> Batcher<'a> {
             if !self.filter.accepts(&record, draw) {
                 continue;
             }
-            let pos = &record.position;
+            let target = target_of(&record);
             let flip = self.mirror && mirror::mirrors(self.filter.seed, draw);
-            let board = mirror::oriented(&pos.board, flip);
-            self.extractor.rows(&board, pos.turn, &mut stm, &mut nstm);
-            out.batch.push(&stm, &nstm, target_of(&record));
+            if let Some(seed) = self.pqr_seed {
+                let next_in_range = (self.pqr_ranges.iter())
+                    .any(|r| r.contains(&index) && r.contains(&(index + 1)));
+                if !next_in_range {
+                    continue;
+                }
+                let next = self.source.record(index + 1);
+                let next = match next {
+                    Ok(r) => r,
+                    Err(_) if self.skip_invalid => continue,
+                    Err(e) => return Err(e.into()),
+                };
+                let Some(t) = pqr::triplet_of(record, &next, pqr::triplet::salt(seed, index, draw))
+                else {
+                    continue;
+                };
+                let p = &t.p.position;
+                for (board, turn) in [
+                    (&p.board, p.turn),
+                    (t.q.board(), t.q.turn()),
+                    (t.r.board(), t.r.turn()),
+                ] {
+                    let board = mirror::oriented(board, flip);
+                    self.extractor.rows(&board, turn, &mut stm, &mut nstm);
+                    out.batch.push(&stm, &nstm, target);
+                }
+            } else {
+                let pos = &record.position;
+                let board = mirror::oriented(&pos.board, flip);
+                self.extractor.rows(&board, pos.turn, &mut stm, &mut nstm);
+                out.batch.push(&stm, &nstm, target);
+            }
             out.accepted.push(at);
         }
         Ok(out)

@@ -78,6 +78,11 @@ impl Stream {
         splitmix64_finalize(self.state.rng)
     }
 
+    /// The index ranges the stream draws from.
+    pub fn ranges(&self) -> &[Range<u64>] {
+        &self.ranges
+    }
+
     /// Total records in the ranges.
     pub fn total(&self) -> u64 {
         self.ranges.iter().map(|r| r.end - r.start).sum()

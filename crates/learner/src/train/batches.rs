@@ -38,7 +38,8 @@ impl Run<'_> {
             self.config.filter.clone(),
             self.config.skip_invalid,
         )
-        .with_mirror(self.config.mirror);
+        .with_mirror(self.config.mirror)
+        .with_pqr(self.config.pqr_seed(), self.stream.ranges());
         let mut batch = SparseBatch::new();
         batcher.fill(&mut self.stream, n, &mut batch)?;
         self.invalid += batcher.invalid;
@@ -48,7 +49,7 @@ impl Run<'_> {
     /// The batch to train now: the prefetched one, or one read now.
     fn current_batch(&mut self, n: usize) -> Result<SparseBatch, LearnError> {
         match self.prefetched.take() {
-            Some(batch) if batch.len() == n => Ok(batch),
+            Some(batch) if batch.len() == n * self.config.positions_per_sample() => Ok(batch),
             other => {
                 if other.is_some() {
                     // Not the size expected: read it again from where it began.
@@ -92,7 +93,8 @@ impl Run<'_> {
             config.filter.clone(),
             config.skip_invalid,
         )
-        .with_mirror(config.mirror);
+        .with_mirror(config.mirror)
+        .with_pqr(config.pqr_seed(), self.stream.ranges());
         let stream = &mut self.stream;
         let (next, figures) = rayon::join(
             || {

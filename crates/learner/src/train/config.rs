@@ -70,6 +70,20 @@ pub struct TrainConfig {
 }
 
 impl TrainConfig {
+    /// The seed of PQR triplets with `--loss pqr` (see [`crate::pqr`]).
+    pub fn pqr_seed(&self) -> Option<u64> {
+        (self.loss.kind == crate::loss::LossKind::Pqr).then_some(self.seed)
+    }
+
+    /// Positions per counted sample: 3 for PQR triplets (batch and epoch
+    /// sizes count triplets), else 1.
+    pub fn positions_per_sample(&self) -> usize {
+        match self.pqr_seed() {
+            Some(_) => crate::pqr::TRIPLET_LEN,
+            None => 1,
+        }
+    }
+
     /// λ of the power loss after `epoch` of `epochs` (linear, as nnue-pytorch).
     pub fn power_lambda(&self, epoch: u64) -> f64 {
         let f = epoch as f64 / self.epochs.max(1) as f64;

@@ -80,9 +80,14 @@ pub fn train(
         }
         let initial = run.report(None);
         let text = format!(
-            "initial validation loss {:.6} on {} positions\n{}",
+            "initial validation loss {:.6} on {} {}\n{}",
             initial.test.loss,
-            run.validation.batch.len(),
+            run.validation.len(),
+            if run.validation.per_sample > 1 {
+                "triplets"
+            } else {
+                "positions"
+            },
             initial.render()
         );
         ctx.print(&text)?;

@@ -80,6 +80,9 @@ impl<'c> Run<'c> {
         if train.is_empty() {
             return Err(train.no_records());
         }
+        if config.pqr_seed().is_some() {
+            crate::pqr::probe_game_order(&train)?;
+        }
         let invalid = train.skipped();
         let source: Box<dyn PositionSource> = Box::new(train);
         let extractor = Extractor::new(&config.shape);
@@ -190,6 +193,7 @@ fn load_validation(
             filter,
             skip_invalid: config.skip_invalid,
             accuracy_count: config.accuracy_count,
+            pqr_seed: config.pqr_seed(),
         },
         extractor,
     )

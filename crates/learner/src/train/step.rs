@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use rayon::prelude::*;
 
 use crate::data::SparseBatch;
-use crate::loss::{Figures, LossParams};
+use crate::loss::{Figures, LossKind, LossParams};
 use crate::model::dense::GROUP;
 use crate::model::fake_quant::quantized_dense;
 use crate::model::kernels::{add, crelu, crelu_dot, crelu_passes, Simd, BLOCK};
@@ -23,6 +23,7 @@ use crate::model::single;
 use crate::model::{Dense, Model, NET_TO_INTERNAL};
 use crate::optim::slots::{dense_limits, ft_limit, ModelSlots};
 use crate::optim::{Optimizer, Step};
+use crate::pqr::triplet_figures;
 
 use super::sparse::AccGrads;
 
@@ -100,14 +101,20 @@ pub fn train_step(
     } else {
         Cow::Borrowed(&model.dense)
     };
-    let pass = Pass {
+    let mut pass = Pass {
         model,
         rows: dense.iter().map(Dense::weights_row_major).collect(),
         dense: &dense,
         batch,
         loss,
         n,
+        given: None,
     };
+    let pqr = (loss.params.kind == LossKind::Pqr).then(|| {
+        let values = pass.values();
+        triplet_figures(loss.params, &values, &batch.targets)
+    });
+    pass.given = pqr.as_ref().map(|(_, grads)| grads.as_slice());
     let grads: Vec<ChunkGrad> = if dense.len() == 1 {
         ws.masks.resize(n * width, 0);
         ws.dys.resize(n, 0.0);
@@ -139,6 +146,9 @@ pub fn train_step(
     // The output weights the masks' gradients were taken with (rounded ones
     // with `--quantization-aware`), owned: the model is updated next.
     let output_weights = (dense.len() == 1).then(|| dense[0].wt.clone());
+    if let Some((figures, _)) = pqr {
+        total.figures = figures;
+    }
     drop(pass);
     drop(dense);
     let source = match &output_weights {
@@ -176,9 +186,51 @@ struct Pass<'a> {
     loss: LossSetting<'a>,
     /// Batch size (the loss is a batch mean).
     n: usize,
+    /// Each sample's `dL/dv`, already a batch mean, when the loss couples
+    /// samples (PQR triplets): computed from [`Self::values`] first.
+    given: Option<&'a [f64]>,
 }
 
 impl Pass<'_> {
+    /// Every sample's value (internal units) through the pass's dense layers,
+    /// in parallel chunks.
+    fn values(&self) -> Vec<f64> {
+        let width = 2 * self.model.shape.half();
+        (0..self.n)
+            .collect::<Vec<_>>()
+            .par_chunks(CHUNK)
+            .flat_map_iter(|chunk| {
+                let mut buf = SampleBuffers::new(self.model);
+                let mut acc = vec![0.0f32; width];
+                chunk
+                    .iter()
+                    .map(|&i| {
+                        let (stm, nstm) = self.batch.rows(i);
+                        let (us, them) = acc.split_at_mut(width / 2);
+                        self.model.accumulate(stm, us);
+                        self.model.accumulate(nstm, them);
+                        self.forward(&acc, &mut buf)
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// Sample `i`'s output gradient `dL/dy` (`y` = `v` in float-output
+    /// units) as a share of the batch mean, adding its figures to `figures`
+    /// (given gradients: the figures were taken with them).
+    #[inline(always)]
+    fn output_grad(&self, i: usize, v: f64, figures: &mut Figures) -> f64 {
+        if let Some(given) = self.given {
+            return given[i] * f64::from(NET_TO_INTERNAL);
+        }
+        let (params, lambda) = (self.loss.params, self.loss.power_lambda);
+        let target = self.batch.targets[i];
+        let (_, dldv) = params.eval(v, target, lambda);
+        figures.add(&Figures::of(params, v, target, lambda));
+        dldv * f64::from(NET_TO_INTERNAL) / self.n as f64
+    }
+
     /// Forward and backward of the samples `first..` whose accumulators are
     /// `acc`; leaves the accumulator gradients in `acc`. Compiled for AVX2 too
     /// (see [`Simd`]).
@@ -208,7 +260,7 @@ impl Pass<'_> {
 
     #[inline(always)]
     fn chunk_generic(&self, first: usize, acc: &mut [f32]) -> ChunkGrad {
-        let (model, batch, loss, n) = (self.model, self.batch, self.loss, self.n);
+        let (model, batch) = (self.model, self.batch);
         let half = model.shape.half();
         let width = 2 * half;
         let mut grad = ChunkGrad {
@@ -229,11 +281,7 @@ impl Pass<'_> {
                 model.accumulate(stm, us);
                 model.accumulate(nstm, them);
                 let v = self.forward(acc, buf);
-                let target = batch.targets[i];
-                let (_, dldv) = loss.params.eval(v, target, loss.power_lambda);
-                grad.figures
-                    .add(&Figures::of(loss.params, v, target, loss.power_lambda));
-                let dy = dldv * f64::from(NET_TO_INTERNAL) / n as f64;
+                let dy = self.output_grad(i, v, &mut grad.figures);
                 self.backward(acc, dy as f32, buf);
                 acc.copy_from_slice(&buf.dx);
                 add(&mut grad.ft_b, &acc[..half]);
@@ -281,7 +329,7 @@ impl Pass<'_> {
     /// operations in the same order as [`Self::chunk_generic`].
     #[inline(always)]
     fn single_chunk_generic(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
-        let (model, batch, loss, n) = (self.model, self.batch, self.loss, self.n);
+        let (model, batch, n) = (self.model, self.batch, self.n);
         let half = model.shape.half();
         let layer = &self.dense[0];
         let mut grad = ChunkGrad {
@@ -300,11 +348,7 @@ impl Pass<'_> {
             model.accumulate(nstm, them);
             let out = layer.b[0] + crelu_dot(&acc, &layer.wt);
             let v = f64::from(out) * f64::from(NET_TO_INTERNAL);
-            let target = batch.targets[i];
-            let (_, dldv) = loss.params.eval(v, target, loss.power_lambda);
-            grad.figures
-                .add(&Figures::of(loss.params, v, target, loss.power_lambda));
-            let dy = (dldv * f64::from(NET_TO_INTERNAL) / n as f64) as f32;
+            let dy = self.output_grad(i, v, &mut grad.figures) as f32;
             let g = &mut grad.dense[0];
             single::backward(&acc, &layer.wt, dy, &mut g.wt, &mut grad.ft_b, &mut mask);
             layout.scatter(i, &mask, masks);

@@ -9,12 +9,17 @@ use super::step::evaluate_batch;
 use crate::data::batch::target_of;
 use crate::data::{Filter, PositionSource, SparseBatch};
 use crate::error::LearnError;
-use crate::loss::{Figures, LossParams};
+use crate::loss::{Figures, LossKind, LossParams};
 use crate::model::{Extractor, Model};
+use crate::pqr::triplet::salt;
+use crate::pqr::{triplet_at, triplet_figures, TRIPLET_LEN};
+use shakmaty::Position;
 
 /// Validation positions.
 pub struct ValidationSet {
     pub batch: SparseBatch,
+    /// Positions per sample: 1, or 3 for PQR triplets.
+    pub per_sample: usize,
     /// The first positions again as records, for move accuracy.
     pub records: Vec<TrainingRecord>,
 }
@@ -29,6 +34,9 @@ pub struct ValidationSpec<'a> {
     pub skip_invalid: bool,
     /// Positions kept for move accuracy.
     pub accuracy_count: usize,
+    /// Build PQR triplets with this seed (`--loss pqr`): `count` then counts
+    /// triplets, each `p` followed by its `q` and `r` in the batch.
+    pub pqr_seed: Option<u64>,
 }
 
 impl ValidationSet {
@@ -42,16 +50,30 @@ impl ValidationSet {
         extractor: &Extractor,
     ) -> Result<ValidationSet, LearnError> {
         let filter = spec.filter.deterministic();
+        let per_sample = if spec.pqr_seed.is_some() {
+            TRIPLET_LEN
+        } else {
+            1
+        };
         let mut set = ValidationSet {
             batch: SparseBatch::new(),
+            per_sample,
             records: Vec::new(),
         };
         let held_out: u64 = spec.ranges.iter().map(|r| r.end - r.start).sum();
         let stride = (held_out / spec.count.max(1) as u64).max(1);
         let (mut stm, mut nstm) = (Vec::new(), Vec::new());
+        // A triplet's q must be held out too (the record after a held-out
+        // range is the next file's, or a training one).
+        let ranges = spec.ranges.clone();
+        let in_one_range = |index: u64| {
+            ranges
+                .iter()
+                .any(|r| r.contains(&index) && r.contains(&(index + 1)))
+        };
         let picked = spec.ranges.into_iter().flatten().step_by(stride as usize);
         for index in picked {
-            if set.batch.len() >= spec.count {
+            if set.len() >= spec.count {
                 break;
             }
             let record = match spec.source.record(index) {
@@ -62,24 +84,67 @@ impl ValidationSet {
             if !filter.accepts(&record, 0) {
                 continue;
             }
-            let pos = &record.position;
-            extractor.rows(&pos.board, pos.turn, &mut stm, &mut nstm);
-            set.batch.push(&stm, &nstm, target_of(&record));
+            let target = target_of(&record);
+            if let Some(seed) = spec.pqr_seed {
+                if !in_one_range(index) {
+                    continue;
+                }
+                let triplet = match triplet_at(spec.source, index, salt(seed, index, 0)) {
+                    Ok(t) => t,
+                    Err(_) if spec.skip_invalid => continue,
+                    Err(e) => return Err(e.into()),
+                };
+                let Some(t) = triplet else { continue };
+                let p = &t.p.position;
+                for (board, turn) in [
+                    (&p.board, p.turn),
+                    (t.q.board(), t.q.turn()),
+                    (t.r.board(), t.r.turn()),
+                ] {
+                    extractor.rows(board, turn, &mut stm, &mut nstm);
+                    set.batch.push(&stm, &nstm, target);
+                }
+            } else {
+                let pos = &record.position;
+                extractor.rows(&pos.board, pos.turn, &mut stm, &mut nstm);
+                set.batch.push(&stm, &nstm, target);
+            }
             if set.records.len() < spec.accuracy_count {
                 set.records.push(record);
             }
         }
         if set.batch.is_empty() {
+            let what = if spec.pqr_seed.is_some() {
+                "no validation position with a successor in its game (not game-ordered, or \
+                 every position filtered out)"
+            } else {
+                "no validation position (empty, or every position filtered out)"
+            };
             return Err(LearnError::NoData(format!(
-                "{}: no validation position (empty, or every position filtered out)",
+                "{}: {what}",
                 spec.source.describe()
             )));
         }
         Ok(set)
     }
 
-    /// Mean figures of `model` on the set.
+    /// Samples in the set: positions, or PQR triplets.
+    pub fn len(&self) -> usize {
+        self.batch.len() / self.per_sample
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.batch.is_empty()
+    }
+
+    /// Mean figures of `model` on the set (per triplet with PQR, see
+    /// [`crate::pqr::figures`]).
     pub fn figures(&self, model: &Model, params: &LossParams, power_lambda: f64) -> Figures {
+        if params.kind == LossKind::Pqr {
+            let values = evaluate_batch(model, &self.batch);
+            let (sum, _) = triplet_figures(params, &values, &self.batch.targets);
+            return sum.scaled(1.0 / self.len().max(1) as f64);
+        }
         mean_figures(model, &self.batch, params, power_lambda)
     }
 }
@@ -143,6 +208,7 @@ mod tests {
             filter: Filter::default(),
             skip_invalid: false,
             accuracy_count: 0,
+            pqr_seed: None,
         };
         let set = ValidationSet::load(spec, &Extractor::new(&shape)).expect("load");
         let scores: Vec<f32> = set.batch.targets.iter().map(|t| t.score).collect();
