@@ -78,6 +78,16 @@ def start_engine(command, options=None, protocol="uci", timeout=ENGINE_START_TIM
     return engine
 
 
+def quit_engines(engines):
+    """Asks every engine in `engines` to quit, ignoring one that already died: used
+    where a game ends, however it ended, so no engine process outlives its game."""
+    for engine in engines:
+        try:
+            engine.quit()
+        except Exception:
+            pass
+
+
 # --- options ---------------------------------------------------------------------------
 
 

@@ -231,11 +231,7 @@ def play_job(job, ours, limits, max_plies):
     except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError, TimeoutError) as exc:
         termination = f"engine failure: {entrants[current].name}: {exc!r} at {board.fen()}"
     finally:
-        for engine in engines.values():
-            try:
-                engine.quit()
-            except Exception:
-                pass
+        common.quit_engines(engines.values())
     return make_pgn(job, board, result, termination, limits)
 
 

@@ -199,11 +199,7 @@ def play_game(index, args, players, book):
         result, termination = ("0-1" if side == chess.WHITE else "1-0"), "crash"
         problem = f"engine failure: {exc!r} at {board.fen()}"
     finally:
-        for engine in engines.values():
-            try:
-                engine.quit()
-            except Exception:
-                pass
+        common.quit_engines(engines.values())
     return {
         "index": index,
         "a": players[0].name,

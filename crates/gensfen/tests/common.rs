@@ -143,3 +143,48 @@ pub(crate) fn stdout(out: &std::process::Output) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// `generate`'s options as the command line `nnue-gen-sfen generate --quiet
+/// <extra>` gives them, or clap's message.
+pub(crate) fn generate_args(
+    extra: &[&str],
+) -> Result<nnue_gensfen::generate::options::GenerateArgs, String> {
+    use clap::Parser;
+    use nnue_gensfen::cli::{Cli, Command};
+    let mut argv = vec!["nnue-gen-sfen", "generate", "--quiet"];
+    argv.extend_from_slice(extra);
+    match Cli::try_parse_from(argv)
+        .map_err(|e| e.to_string())?
+        .command
+    {
+        Some(Command::Generate(a)) => Ok(*a),
+        other => panic!("not a generate command: {other:?}"),
+    }
+}
+
+/// The resolved settings of worker 0 for `generate --quiet <extra>`.
+pub(crate) fn generate_config(extra: &[&str]) -> nnue_gensfen::generate::options::GenConfig {
+    generate_args(extra).unwrap().resolve(0).unwrap()
+}
+
+/// Runs `generate -o out <extra>` in this process (no Ctrl-C) and returns its
+/// summary.
+pub(crate) fn generate_in_process(
+    out: &Path,
+    extra: &[&str],
+) -> nnue_gensfen::generate::summary::Summary {
+    let mut all = vec!["-o", p(out)];
+    all.extend_from_slice(extra);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    nnue_gensfen::generate::generate(&generate_args(&all).unwrap(), &stop).unwrap()
+}
+
+/// Every record of the `.bin` file at `path` (whose length must be whole records).
+pub(crate) fn bin_records(path: &Path) -> Vec<PackedSfenValue> {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(bytes.len() % nnue_core::packed::PACKED_SFEN_VALUE_SIZE, 0);
+    bytes
+        .chunks(nnue_core::packed::PACKED_SFEN_VALUE_SIZE)
+        .map(|c| PackedSfenValue::from_slice(c).unwrap())
+        .collect()
+}

@@ -3,53 +3,27 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use clap::Parser;
-use common::temp_dir;
+use common::{
+    bin_records as records, generate_config, generate_in_process as run_in_process, temp_dir,
+};
 use nnue_core::data::{decode_full, RecordPolicy};
-use nnue_core::packed::{GameResult, PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
+use nnue_core::packed::{GameResult, PackedSfenValue};
 use nnue_engine::search::{Limits, SearchControl, Searcher};
-use nnue_gensfen::cli::{Cli, Command as Sub};
 use nnue_gensfen::generate::dedup::Dedup;
 use nnue_gensfen::generate::game::{GameEnd, Player};
-use nnue_gensfen::generate::options::{GenConfig, GenerateArgs};
+use nnue_gensfen::generate::options::GenConfig;
 use nnue_gensfen::generate::random_move::{choose, Chooser, RandomPlan};
-use nnue_gensfen::generate::{self, summary::Summary};
 use nnue_gensfen::rng::GenRng;
 use shakmaty::{Chess, Color, Position};
 
 const BIN: &str = env!("CARGO_BIN_EXE_nnue-gen-sfen");
 
-fn args(extra: &[&str]) -> GenerateArgs {
-    let mut argv = vec!["nnue-gen-sfen", "generate", "--quiet"];
-    argv.extend_from_slice(extra);
-    match Cli::try_parse_from(argv).unwrap().command {
-        Some(Sub::Generate(a)) => *a,
-        other => panic!("{other:?}"),
-    }
-}
-
 fn config(extra: &[&str]) -> GenConfig {
-    args(extra).resolve(0).unwrap()
-}
-
-fn run_in_process(out: &Path, extra: &[&str]) -> Summary {
-    let mut all = vec!["-o", out.to_str().unwrap()];
-    all.extend_from_slice(extra);
-    generate::generate(&args(&all), &AtomicBool::new(false)).unwrap()
-}
-
-fn records(path: &Path) -> Vec<PackedSfenValue> {
-    let bytes = std::fs::read(path).unwrap();
-    assert_eq!(bytes.len() % PACKED_SFEN_VALUE_SIZE, 0);
-    bytes
-        .chunks(PACKED_SFEN_VALUE_SIZE)
-        .map(|c| PackedSfenValue::from_slice(c).unwrap())
-        .collect()
+    generate_config(extra)
 }
 
 /// The position of a FEN written in the test.

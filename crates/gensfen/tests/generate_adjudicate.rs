@@ -5,19 +5,16 @@
 
 mod common;
 
-use std::path::Path;
-use std::sync::atomic::AtomicBool;
-
-use clap::Parser;
-use common::{failure, p, run, temp_dir};
-use nnue_core::packed::{GameResult, PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
+use common::{
+    bin_records as records, failure, generate_config as config,
+    generate_in_process as run_in_process, p, run, temp_dir,
+};
+use nnue_core::packed::{GameResult, PackedSfenValue};
 use nnue_engine::search::{SearchControl, Searcher};
-use nnue_gensfen::cli::{Cli, Command as Sub};
 use nnue_gensfen::generate::adjudicate::{DrawAdjudication, WinAdjudication};
 use nnue_gensfen::generate::dedup::Dedup;
 use nnue_gensfen::generate::game::{Game, GameEnd, Player};
-use nnue_gensfen::generate::options::{GenConfig, GenerateArgs};
-use nnue_gensfen::generate::{self, summary::Summary};
+use nnue_gensfen::generate::options::GenConfig;
 use nnue_gensfen::rng::GenRng;
 use shakmaty::{Chess, Color};
 
@@ -47,36 +44,6 @@ const OPTIONS: &[&str] = &[
     "--adjudicate-draw",
     "20:6:20",
 ];
-
-fn args(extra: &[&str]) -> Result<GenerateArgs, String> {
-    let mut argv = vec!["nnue-gen-sfen", "generate", "--quiet"];
-    argv.extend_from_slice(extra);
-    match Cli::try_parse_from(argv)
-        .map_err(|e| e.to_string())?
-        .command
-    {
-        Some(Sub::Generate(a)) => Ok(*a),
-        other => panic!("{other:?}"),
-    }
-}
-
-fn config(extra: &[&str]) -> GenConfig {
-    args(extra).unwrap().resolve(0).unwrap()
-}
-
-fn run_in_process(out: &Path, extra: &[&str]) -> Summary {
-    let mut all = vec!["-o", out.to_str().unwrap()];
-    all.extend_from_slice(extra);
-    generate::generate(&args(&all).unwrap(), &AtomicBool::new(false)).unwrap()
-}
-
-fn records(path: &Path) -> Vec<PackedSfenValue> {
-    std::fs::read(path)
-        .unwrap()
-        .chunks(PACKED_SFEN_VALUE_SIZE)
-        .map(|c| PackedSfenValue::from_slice(c).unwrap())
-        .collect()
-}
 
 /// The index of the first searched ply at which a streak completes, and what
 /// it decided, recomputed from the values alone (each from its side to move;

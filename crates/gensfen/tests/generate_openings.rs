@@ -4,49 +4,18 @@
 
 mod common;
 
-use std::path::Path;
-use std::sync::atomic::AtomicBool;
-
-use clap::Parser;
-use common::temp_dir;
+use common::{
+    bin_records as records, generate_args as parse, generate_in_process as run, temp_dir,
+};
 use nnue_core::data::{decode_full, RecordPolicy};
-use nnue_core::packed::{PackedSfenValue, PACKED_SFEN_VALUE_SIZE};
+use nnue_core::packed::PackedSfenValue;
 use nnue_engine::eval::EvalKind;
 use nnue_engine::search::{key, Limits, SearchControl, Searcher};
-use nnue_gensfen::cli::{Cli, Command as Sub};
 use nnue_gensfen::generate::opening::{
     OpeningChecker, PlyRange, RandomOpening, OPENING_ATTEMPTS_MAX, OPENING_CHECK_HASH_MB,
 };
-use nnue_gensfen::generate::options::GenerateArgs;
-use nnue_gensfen::generate::{self, summary::Summary};
 use nnue_gensfen::rng::{worker_seed, GenRng};
 use shakmaty::{Chess, Color, Position};
-
-fn parse(extra: &[&str]) -> Result<GenerateArgs, String> {
-    let mut argv = vec!["nnue-gen-sfen", "generate", "--quiet"];
-    argv.extend_from_slice(extra);
-    match Cli::try_parse_from(argv)
-        .map_err(|e| e.to_string())?
-        .command
-    {
-        Some(Sub::Generate(a)) => Ok(*a),
-        other => panic!("{other:?}"),
-    }
-}
-
-fn run(out: &Path, extra: &[&str]) -> Summary {
-    let mut all = vec!["-o", out.to_str().unwrap()];
-    all.extend_from_slice(extra);
-    generate::generate(&parse(&all).unwrap(), &AtomicBool::new(false)).unwrap()
-}
-
-fn records(path: &Path) -> Vec<PackedSfenValue> {
-    std::fs::read(path)
-        .unwrap()
-        .chunks(PACKED_SFEN_VALUE_SIZE)
-        .map(|c| PackedSfenValue::from_slice(c).unwrap())
-        .collect()
-}
 
 /// Each game's first record (a ply not above the one before starts a game).
 fn game_starts(recs: &[PackedSfenValue]) -> Vec<&PackedSfenValue> {

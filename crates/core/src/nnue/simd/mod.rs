@@ -85,11 +85,7 @@ impl Kernel {
         added: &[u32],
     ) {
         let n = dst.len();
-        let valid = src.len() >= n
-            && removed
-                .iter()
-                .chain(added)
-                .all(|&f| scalar::row(table, f, n).is_some());
+        let valid = src.len() >= n && rows_exist(table, n, removed, added);
         if !valid {
             return scalar::update(dst, src, table, removed, added);
         }
@@ -121,11 +117,7 @@ impl Kernel {
         added: &[u32],
     ) {
         let n = dst.len();
-        let valid = src.len() >= n
-            && removed
-                .iter()
-                .chain(added)
-                .all(|&f| scalar::row_narrow(table, f, n).is_some());
+        let valid = src.len() >= n && rows_exist(table, n, removed, added);
         if !valid {
             return scalar::update_narrow(dst, src, table, removed, added);
         }
@@ -156,12 +148,7 @@ impl Kernel {
         weights: &[i8],
     ) -> i32 {
         let n = dst.len();
-        let valid = src.len() >= n
-            && weights.len() >= n
-            && removed
-                .iter()
-                .chain(added)
-                .all(|&f| scalar::row_narrow(table, f, n).is_some());
+        let valid = src.len() >= n && weights.len() >= n && rows_exist(table, n, removed, added);
         if !valid {
             return scalar::update_narrow_dot(dst, src, table, removed, added, weights);
         }
@@ -229,4 +216,15 @@ impl Kernel {
             _ => scalar::clipped_relu(input, out),
         }
     }
+}
+
+/// Whether every row of `removed` and `added` lies inside the feature-major
+/// `table` of rows `width` long: the check that lets the SIMD kernels read rows
+/// without bounds checks (the scalar kernels treat a missing row as zero).
+#[inline]
+fn rows_exist<T>(table: &[T], width: usize, removed: &[u32], added: &[u32]) -> bool {
+    removed
+        .iter()
+        .chain(added)
+        .all(|&f| scalar::row(table, f, width).is_some())
 }

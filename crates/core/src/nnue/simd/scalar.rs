@@ -1,8 +1,9 @@
 //! Reference kernels: the definition every SIMD kernel is tested against.
 
-/// Row `feature` of a feature-major `table` of rows `width` long, if it exists.
+/// Row `feature` of a feature-major `table` of rows `width` long (int16 or int8
+/// rows alike), if it exists.
 #[inline]
-pub fn row(table: &[i16], feature: u32, width: usize) -> Option<&[i16]> {
+pub fn row<T>(table: &[T], feature: u32, width: usize) -> Option<&[T]> {
     let start = (feature as usize).checked_mul(width)?;
     table.get(start..start.checked_add(width)?)
 }
@@ -52,13 +53,6 @@ pub fn clipped_relu(input: &[i32], out: &mut [u8]) {
     }
 }
 
-/// Row `feature` of a feature-major int8 `table` of rows `width` long, if it exists.
-#[inline]
-pub fn row_narrow(table: &[i8], feature: u32, width: usize) -> Option<&[i8]> {
-    let start = (feature as usize).checked_mul(width)?;
-    table.get(start..start.checked_add(width)?)
-}
-
 /// See [`super::Kernel::update_narrow`]: [`update`] with int8 rows, each widened
 /// to int16 before it is added or subtracted (so the result is the one the int16
 /// table holding the same values gives).
@@ -69,12 +63,12 @@ pub fn update_narrow(dst: &mut [i16], src: &[i16], table: &[i8], removed: &[u32]
         *d = s;
     }
     for &f in removed {
-        for (d, &w) in dst.iter_mut().zip(row_narrow(table, f, n).unwrap_or(&[])) {
+        for (d, &w) in dst.iter_mut().zip(row(table, f, n).unwrap_or(&[])) {
             *d = d.wrapping_sub(i16::from(w));
         }
     }
     for &f in added {
-        for (d, &w) in dst.iter_mut().zip(row_narrow(table, f, n).unwrap_or(&[])) {
+        for (d, &w) in dst.iter_mut().zip(row(table, f, n).unwrap_or(&[])) {
             *d = d.wrapping_add(i16::from(w));
         }
     }

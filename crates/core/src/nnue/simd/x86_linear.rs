@@ -159,25 +159,7 @@ unsafe fn fused_update_dot<R: AsRef<[u32]>, A: AsRef<[u32]>>(
         // SAFETY: every access is below `start + NARROW_TILE * LANES <= n` within
         // `src`, `dst`, `weights` or a row of `table`, as the caller guarantees.
         unsafe {
-            let mut regs = [_mm256_setzero_si256(); NARROW_TILE];
-            for (k, reg) in regs.iter_mut().enumerate() {
-                *reg = _mm256_loadu_si256(src.as_ptr().add(start + k * LANES).cast());
-            }
-            for &f in removed {
-                let row = table.as_ptr().add(f as usize * n + start);
-                for (k, reg) in regs.iter_mut().enumerate() {
-                    *reg = _mm256_sub_epi16(*reg, widen(row.add(k * LANES)));
-                }
-            }
-            for &f in added {
-                let row = table.as_ptr().add(f as usize * n + start);
-                for (k, reg) in regs.iter_mut().enumerate() {
-                    *reg = _mm256_add_epi16(*reg, widen(row.add(k * LANES)));
-                }
-            }
-            for (k, reg) in regs.iter().enumerate() {
-                _mm256_storeu_si256(dst.as_mut_ptr().add(start + k * LANES).cast(), *reg);
-            }
+            let regs = update_tile(dst, src, table, start, removed, added);
             for (k, pair) in regs.chunks_exact(2).enumerate() {
                 let w = weights.as_ptr().add(start + k * DOT_STEP);
                 sums[k % 2] = _mm256_add_epi32(sums[k % 2], dot_registers(pair[0], pair[1], w));
@@ -201,6 +183,52 @@ unsafe fn fused_update_dot<R: AsRef<[u32]>, A: AsRef<[u32]>>(
     // SAFETY: AVX2 is present (this function's contract).
     let rest = unsafe { clamped_dot_avx2(&dst[tiled..], &weights[tiled..n]) };
     hsum(_mm256_add_epi32(sums[0], sums[1])).wrapping_add(rest)
+}
+
+/// One tile of an int8-row update: the [`NARROW_TILE`] registers of `src` from
+/// `start`, every removed row subtracted and every added row added (widened to
+/// int16), stored to `dst` and returned, so a fused caller can use them while
+/// they are still in registers.
+///
+/// # Safety
+/// The CPU must support AVX2; `start + NARROW_TILE * LANES <= dst.len() <=
+/// src.len()`, and every row index is inside `table` (row `f` is
+/// `table[f * n..(f + 1) * n]` with `n = dst.len()`).
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn update_tile(
+    dst: &mut [i16],
+    src: &[i16],
+    table: &[i8],
+    start: usize,
+    removed: &[u32],
+    added: &[u32],
+) -> [__m256i; NARROW_TILE] {
+    let n = dst.len();
+    let mut regs = [_mm256_setzero_si256(); NARROW_TILE];
+    // SAFETY: every access is below `start + NARROW_TILE * LANES <= n` within
+    // `src`, `dst` or a row of `table`, as the caller guarantees.
+    unsafe {
+        for (k, reg) in regs.iter_mut().enumerate() {
+            *reg = _mm256_loadu_si256(src.as_ptr().add(start + k * LANES).cast());
+        }
+        for &f in removed {
+            let row = table.as_ptr().add(f as usize * n + start);
+            for (k, reg) in regs.iter_mut().enumerate() {
+                *reg = _mm256_sub_epi16(*reg, widen(row.add(k * LANES)));
+            }
+        }
+        for &f in added {
+            let row = table.as_ptr().add(f as usize * n + start);
+            for (k, reg) in regs.iter_mut().enumerate() {
+                *reg = _mm256_add_epi16(*reg, widen(row.add(k * LANES)));
+            }
+        }
+        for (k, reg) in regs.iter().enumerate() {
+            _mm256_storeu_si256(dst.as_mut_ptr().add(start + k * LANES).cast(), *reg);
+        }
+    }
+    regs
 }
 
 /// Sixteen int8 values from `p`, sign-extended to int16.
@@ -234,25 +262,7 @@ pub unsafe fn update_narrow_avx2(
         // SAFETY: every access is below `start + NARROW_TILE * LANES <= n` within
         // `src`, `dst` or a row of `table`, as the caller guarantees.
         unsafe {
-            let mut regs = [_mm256_setzero_si256(); NARROW_TILE];
-            for (k, reg) in regs.iter_mut().enumerate() {
-                *reg = _mm256_loadu_si256(src.as_ptr().add(start + k * LANES).cast());
-            }
-            for &f in removed {
-                let row = table.as_ptr().add(f as usize * n + start);
-                for (k, reg) in regs.iter_mut().enumerate() {
-                    *reg = _mm256_sub_epi16(*reg, widen(row.add(k * LANES)));
-                }
-            }
-            for &f in added {
-                let row = table.as_ptr().add(f as usize * n + start);
-                for (k, reg) in regs.iter_mut().enumerate() {
-                    *reg = _mm256_add_epi16(*reg, widen(row.add(k * LANES)));
-                }
-            }
-            for (k, reg) in regs.iter().enumerate() {
-                _mm256_storeu_si256(dst.as_mut_ptr().add(start + k * LANES).cast(), *reg);
-            }
+            update_tile(dst, src, table, start, removed, added);
         }
         start += NARROW_TILE * LANES;
     }
