@@ -115,7 +115,7 @@ pub struct TrainArgs {
     /// The rate a cosine run ends at (default 0).
     #[arg(long, aliases = ["lr_final", "final-lr"], allow_negative_numbers = true)]
     pub lr_final: Option<f64>,
-    /// Batches over which the rate rises linearly from lr/N to the schedule's.
+    /// Linear warm-up: batch b < N (from 0) trains at (b+1)/N of the schedule's rate.
     #[arg(long, aliases = ["lr_warmup_batches", "warmup-batches"], default_value_t = 0, allow_negative_numbers = true)]
     pub lr_warmup_batches: u64,
     /// Gradient elements are clipped to ±this.

@@ -16,6 +16,17 @@
 //! assert_eq!(config.shape.fingerprint(), "All 768->64x2-16-1");
 //! assert_eq!(config.csv, std::path::PathBuf::from("example.csv"));
 //! assert!(TrainConfig::builder("All").lr(-1.0).build().is_err());
+//! // A cosine from 0.002 to 0.0001 over the run, after 100 batches of warm-up.
+//! use nnue_learner::optim::LrSchedule;
+//! let cosine = TrainConfig::builder("All")
+//!     .lr(0.002)
+//!     .lr_schedule(LrSchedule::Cosine)
+//!     .lr_final(0.0001)
+//!     .lr_warmup_batches(100)
+//!     .build()
+//!     .unwrap();
+//! assert_eq!(cosine.next_rate(&cosine.schedule.start(), cosine.total_batches()), 0.0001);
+//! assert!(TrainConfig::builder("All").lr_final(0.0001).build().is_err());
 //! ```
 
 use std::path::PathBuf;

@@ -1,6 +1,7 @@
 //! The options a checkpoint records and `--resume` compares: everything that
 //! shapes the weights, the data stream or the loss. `--epochs` is left out (a
-//! finished run may be continued for more epochs), and so are the output paths,
+//! finished run may be continued for more epochs) except by a cosine schedule,
+//! whose curve it stretches; so are the output paths,
 //! `--threads` (results do not depend on it) and what only changes reporting.
 
 use std::path::PathBuf;
@@ -188,6 +189,26 @@ mod tests {
             .iter()
             .map(|(o, v)| (o.to_string(), v.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn a_checkpoint_from_before_the_schedule_options_resumes() {
+        let old = set(&[("--lr", "0.001")]);
+        let now = set(&[
+            ("--lr", "0.001"),
+            ("--lr-schedule", "step"),
+            ("--lr-final", NO_FINAL_LR),
+            ("--lr-warmup-batches", "0"),
+        ]);
+        assert_eq!(differences(&old, &now), (vec![], true));
+        let cosine = set(&[("--lr", "0.001"), ("--lr-schedule", "cosine")]);
+        assert_eq!(
+            differences(&old, &cosine),
+            (
+                vec!["--lr-schedule: checkpoint step, command line cosine".to_string()],
+                true
+            )
+        );
     }
 
     #[test]
