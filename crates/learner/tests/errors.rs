@@ -214,6 +214,63 @@ fn bad_options_are_usage_errors() {
     );
 }
 
+#[test]
+fn bad_learning_rate_schedules_are_usage_errors() {
+    let dir = common::temp_dir("errors-schedule");
+    let out = dir.join("out.nnue");
+    let s = common::sample_bin();
+    let s = s.to_str().unwrap();
+    let cosine = |extra: &[&'static str]| {
+        let mut args = vec!["--train", s, "--lr-schedule", "cosine"];
+        args.extend(extra);
+        args
+    };
+    fails(
+        &out,
+        &cosine(&["--lr-final", "-1"]),
+        2,
+        &["--lr-final -1 is not a rate of 0 or more"],
+    );
+    fails(
+        &out,
+        &cosine(&["--lr-final", "0.01"]),
+        2,
+        &["--lr-final 0.01 is above --lr 0.001"],
+    );
+    fails(
+        &out,
+        &["--train", s, "--lr-final", "0.0001"],
+        2,
+        &["--lr-final 0.0001 needs --lr-schedule cosine"],
+    );
+    fails(
+        &out,
+        &cosine(&["--newbob-decay", "0.5"]),
+        2,
+        &["--lr-schedule cosine", "--newbob-decay 0.5"],
+    );
+    fails(&out, &cosine(&["--lr-steps", "1"]), 2, &["--lr-steps 1"]);
+    // One epoch of 3000 positions in batches of 500 is 6 batches.
+    fails(
+        &out,
+        &["--train", s, "--lr-warmup-batches", "7"],
+        2,
+        &["--lr-warmup-batches 7 is longer than the run (6 batches)"],
+    );
+    fails(
+        &out,
+        &["--train", s, "--lr-warmup-batches", "-5"],
+        2,
+        &["'-5'", "--lr-warmup-batches"],
+    );
+    fails(
+        &out,
+        &["--train", s, "--lr-schedule", "linear"],
+        2,
+        &["invalid value 'linear'", "--lr-schedule"],
+    );
+}
+
 /// Asserts that `args` (no `--force`) fail with `code` and one line holding
 /// every needle, and that `out` was not created.
 fn fails_fresh(out: &Path, args: &[&str], code: i32, needles: &[&str]) {
@@ -259,6 +316,18 @@ fn an_incompatible_resume_is_refused() {
     refused(
         &["--ft-size", "8", "--force"],
         &["--ft-size: checkpoint 16, command line 8"],
+    );
+    // The schedule's options are part of the checkpoint's.
+    refused(
+        &["--lr-warmup-batches", "2"],
+        &["--lr-warmup-batches: checkpoint 0, command line 2 (--force resumes anyway)"],
+    );
+    refused(
+        &["--lr-schedule", "cosine", "--lr-final", "0.0001"],
+        &[
+            "--lr-schedule: checkpoint step, command line cosine",
+            "--lr-final: checkpoint none, command line 0.0001",
+        ],
     );
     refused(
         &["--optimizer", "sgd"],

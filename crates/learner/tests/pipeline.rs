@@ -6,7 +6,7 @@ mod common;
 use nnue_core::data::{BinReader, ReaderOptions};
 use nnue_learner::data::filter::is_noisy;
 use nnue_learner::data::{Filter, Stream};
-use nnue_learner::optim::{Schedule, Verdict};
+use nnue_learner::optim::{LrSchedule, Schedule, Verdict};
 use shakmaty::Position;
 
 #[test]
@@ -123,6 +123,9 @@ fn newbob_rolls_back_and_stops() {
         step_gamma: 0.1,
         newbob_decay: 0.5,
         max_rejections: 2,
+        curve: LrSchedule::Step,
+        final_lr: None,
+        warmup_batches: 0,
     };
     let mut state = schedule.start();
     assert_eq!(schedule.end_epoch(&mut state, 0.5), Verdict::Accept);

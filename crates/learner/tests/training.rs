@@ -153,6 +153,98 @@ fn resume_after_interruption_equals_an_uninterrupted_run() {
     assert_eq!(csv(&net_a), csv(&net_b));
 }
 
+/// The `lr` column of a run's CSV, one value per epoch.
+fn csv_rates(net: &Path) -> Vec<f64> {
+    let csv = std::fs::read_to_string(net.with_extension("csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = header.iter().position(|h| *h == "lr").unwrap();
+    lines
+        .map(|l| l.split(',').nth(column).unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn cosine_with_warmup_resumes_on_the_same_curve() {
+    let dir = common::temp_dir("resume-cosine");
+    let data = common::sample_bin();
+    let data = data.to_str().unwrap();
+    let (lr, lr_final) = (0.002, 0.0002);
+    // 2 epochs of 8 batches (1000 positions in batches of 128): 16 batches,
+    // the first 5 warming up.
+    let run = |name: &str| {
+        let net = dir.join(format!("{name}.nnue"));
+        let ckpt = dir.join(name);
+        let mut args: Vec<String> = base_args(data, net.to_str().unwrap())
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+        for a in [
+            "--epochs",
+            "2",
+            "--batch-size",
+            "128",
+            "--lr",
+            "0.002",
+            "--lr-schedule",
+            "cosine",
+            "--lr-final",
+            "0.0002",
+            "--lr-warmup-batches",
+            "5",
+            "--checkpoint-dir",
+            ckpt.to_str().unwrap(),
+        ] {
+            args.push(a.to_string());
+        }
+        (net, ckpt, args)
+    };
+    let (net_a, a, args_a) = run("a");
+    let args_a: Vec<&str> = args_a.iter().map(String::as_str).collect();
+    run_ok(&args_a, &[]);
+
+    let (net_b, b, args_b) = run("b");
+    let args_b: Vec<&str> = args_b.iter().map(String::as_str).collect();
+    // Interrupted during the warm-up (after batch 3), then resumed and
+    // interrupted again in the second epoch (after batch 10).
+    let stop = |extra: &[&'static str]| {
+        let all: Vec<&str> = args_b
+            .iter()
+            .copied()
+            .chain(extra.iter().copied())
+            .collect();
+        let (ok, code, _, err) = learn(&all);
+        assert!(!ok && code == 130, "{err}");
+    };
+    stop(&["--stop-after-batches", "3"]);
+    stop(&["--resume", "--stop-after-batches", "7"]);
+    run_ok(&args_b, &["--resume"]);
+
+    assert!(std::fs::read(&net_a).unwrap() == std::fs::read(&net_b).unwrap());
+    let ckpt = |d: &Path| std::fs::read(d.join("checkpoint.bin")).unwrap();
+    assert!(ckpt(&a) == ckpt(&b), "checkpoints differ");
+    // The CSV's rate is the next batch's: half way down the cosine after
+    // epoch 1 (batch 8 of 16), the final rate after the last.
+    let rates = csv_rates(&net_a);
+    assert_eq!(rates.len(), 2);
+    assert!(
+        (rates[0] - (lr + lr_final) / 2.0).abs() < 1e-12,
+        "{rates:?}"
+    );
+    assert!((rates[1] - lr_final).abs() < 1e-12, "{rates:?}");
+    assert_eq!(csv_rates(&net_b), rates);
+
+    // The curve changes the weights: the default schedule trains another net.
+    let (net_c, _, args_c) = run("c");
+    let plain: Vec<&str> = args_c
+        .iter()
+        .map(String::as_str)
+        .take_while(|a| *a != "--lr-schedule")
+        .collect();
+    run_ok(&plain, &[]);
+    assert!(std::fs::read(&net_a).unwrap() != std::fs::read(&net_c).unwrap());
+}
+
 #[test]
 fn one_and_two_threads_give_the_same_weights() {
     let dir = common::temp_dir("threads");

@@ -10,7 +10,7 @@ use super::shape::ShapeArgs;
 use crate::data::Filter;
 use crate::error::LearnError;
 use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
-use crate::optim::{Optimizer, OptimizerKind, Schedule};
+use crate::optim::{LrSchedule, Optimizer, OptimizerKind, Schedule};
 use crate::train::builder::defaults;
 use crate::train::{train, TrainConfig, ValidationSource};
 
@@ -108,6 +108,16 @@ pub struct TrainArgs {
     pub newbob_decay: f64,
     #[arg(long, aliases = ["max_consecutive_rejections", "newbob_num_trials"], default_value_t = 4)]
     pub max_consecutive_rejections: u32,
+    /// The rate's curve: step (per-epoch --lr-decay, --lr-steps, newbob) or
+    /// cosine (from --lr to --lr-final over the run, every batch).
+    #[arg(long, value_enum, alias = "lr_schedule", default_value = "step")]
+    pub lr_schedule: LrSchedule,
+    /// The rate a cosine run ends at (default 0).
+    #[arg(long, aliases = ["lr_final", "final-lr"], allow_negative_numbers = true)]
+    pub lr_final: Option<f64>,
+    /// Linear warm-up: batch b < N (from 0) trains at (b+1)/N of the schedule's rate.
+    #[arg(long, aliases = ["lr_warmup_batches", "warmup-batches"], default_value_t = 0, allow_negative_numbers = true)]
+    pub lr_warmup_batches: u64,
     /// Gradient elements are clipped to ±this.
     #[arg(long, alias = "max_grad", default_value_t = 1.0)]
     pub max_grad: f32,
@@ -248,6 +258,9 @@ fn schedule_of(args: &TrainArgs) -> Schedule {
         step_gamma: args.lr_step_gamma,
         newbob_decay: args.newbob_decay,
         max_rejections: args.max_consecutive_rejections.max(1),
+        curve: args.lr_schedule,
+        final_lr: args.lr_final,
+        warmup_batches: args.lr_warmup_batches,
     }
 }
 

@@ -5,7 +5,7 @@
 pub mod schedule;
 pub mod slots;
 
-pub use schedule::{Schedule, ScheduleState, Verdict};
+pub use schedule::{LrSchedule, Schedule, ScheduleError, ScheduleState, Verdict};
 
 /// `--optimizer`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]

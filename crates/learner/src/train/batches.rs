@@ -75,6 +75,8 @@ impl Run<'_> {
         self.consumed = next_n.map(|_| self.stream.state.clone());
         let config = self.config;
         let state = &mut self.state;
+        // The batch's index in the run is the count of batches before it.
+        let lr = config.next_rate(&state.schedule, state.steps);
         state.steps += 1;
         let loss = LossSetting {
             params: &config.loss,
@@ -82,7 +84,7 @@ impl Run<'_> {
             quantization_aware: config.quantization_aware,
         };
         let step = Step {
-            lr: state.schedule.lr as f32,
+            lr: lr as f32,
             t: state.steps,
             limit: f32::MAX,
         };

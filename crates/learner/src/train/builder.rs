@@ -16,6 +16,17 @@
 //! assert_eq!(config.shape.fingerprint(), "All 768->64x2-16-1");
 //! assert_eq!(config.csv, std::path::PathBuf::from("example.csv"));
 //! assert!(TrainConfig::builder("All").lr(-1.0).build().is_err());
+//! // A cosine from 0.002 to 0.0001 over the run, after 100 batches of warm-up.
+//! use nnue_learner::optim::LrSchedule;
+//! let cosine = TrainConfig::builder("All")
+//!     .lr(0.002)
+//!     .lr_schedule(LrSchedule::Cosine)
+//!     .lr_final(0.0001)
+//!     .lr_warmup_batches(100)
+//!     .build()
+//!     .unwrap();
+//! assert_eq!(cosine.next_rate(&cosine.schedule.start(), cosine.total_batches()), 0.0001);
+//! assert!(TrainConfig::builder("All").lr_final(0.0001).build().is_err());
 //! ```
 
 use std::path::PathBuf;
@@ -26,7 +37,7 @@ use crate::data::Filter;
 use crate::error::LearnError;
 use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
 use crate::model::ModelShape;
-use crate::optim::{Optimizer, Schedule};
+use crate::optim::{LrSchedule, Optimizer, Schedule};
 
 /// The command line's defaults, shared with its `--help`.
 pub mod defaults {
@@ -124,6 +135,21 @@ impl TrainConfigBuilder {
         self.with(move |c| c.schedule.lr = lr)
     }
 
+    /// The curve the rate follows (`--lr-schedule`).
+    pub fn lr_schedule(self, curve: LrSchedule) -> Self {
+        self.with(move |c| c.schedule.curve = curve)
+    }
+
+    /// The rate a cosine run ends at (`--lr-final`).
+    pub fn lr_final(self, lr: f64) -> Self {
+        self.with(move |c| c.schedule.final_lr = Some(lr))
+    }
+
+    /// Batches of linear warm-up at the start (`--lr-warmup-batches`).
+    pub fn lr_warmup_batches(self, n: u64) -> Self {
+        self.with(move |c| c.schedule.warmup_batches = n)
+    }
+
     /// The seed of the initial weights, the shuffle and the random skipping.
     pub fn seed(self, seed: u64) -> Self {
         self.with(move |c| {
@@ -185,6 +211,9 @@ fn defaults_for(shape: ModelShape) -> TrainConfig {
             step_gamma: 0.1,
             newbob_decay: 1.0,
             max_rejections: 4,
+            curve: LrSchedule::Step,
+            final_lr: None,
+            warmup_batches: 0,
         },
         loss: LossParams {
             kind: LossKind::Elmo,
@@ -228,6 +257,9 @@ impl TrainConfig {
         if !(lr > 0.0 && lr.is_finite()) {
             return usage(format!("--lr {lr} is not a positive rate"));
         }
+        self.schedule
+            .check(self.total_batches())
+            .map_err(|e| LearnError::Usage(e.to_string()))?;
         if let ValidationSource::HeldOut(f) = self.validation {
             if !(0.0..1.0).contains(&f) {
                 return usage(format!("--validation-fraction {f} is not in [0, 1)"));

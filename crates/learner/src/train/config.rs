@@ -84,6 +84,18 @@ impl TrainConfig {
         }
     }
 
+    /// Batches in the whole run: `--epochs` times the batches of an epoch
+    /// (the last batch of an epoch may be short).
+    pub fn total_batches(&self) -> u64 {
+        let per_epoch = self.epoch_size.div_ceil(self.batch_size.max(1) as u64);
+        self.epochs.saturating_mul(per_epoch)
+    }
+
+    /// The rate of the next batch, for training and for the reports.
+    pub fn next_rate(&self, state: &crate::optim::ScheduleState, steps: u64) -> f64 {
+        self.schedule.rate(state, steps, self.total_batches())
+    }
+
     /// λ of the power loss after `epoch` of `epochs` (linear, as nnue-pytorch).
     pub fn power_lambda(&self, epoch: u64) -> f64 {
         let f = epoch as f64 / self.epochs.max(1) as f64;

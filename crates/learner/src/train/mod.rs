@@ -301,7 +301,7 @@ impl Run<'_> {
             positions: state.positions,
             steps: state.steps,
             epoch: state.schedule.epoch,
-            lr: state.schedule.lr,
+            lr: self.config.next_rate(&state.schedule, state.steps),
             move_accuracy: accuracy::move_accuracy(
                 model,
                 &self.extractor,
@@ -331,7 +331,7 @@ impl Run<'_> {
         let row = EpochRow {
             epoch: state.schedule.epoch,
             positions: state.positions,
-            lr: state.schedule.lr,
+            lr: self.config.next_rate(&state.schedule, state.steps),
             train_loss: learn.loss,
             val_loss: report.test.loss,
             test_cross_entropy_eval: report.test.cross_entropy_eval,

@@ -1,11 +1,13 @@
 //! The options a checkpoint records and `--resume` compares: everything that
 //! shapes the weights, the data stream or the loss. `--epochs` is left out (a
-//! finished run may be continued for more epochs), and so are the output paths,
+//! finished run may be continued for more epochs) except by a cosine schedule,
+//! whose curve it stretches; so are the output paths,
 //! `--threads` (results do not depend on it) and what only changes reporting.
 
 use std::path::PathBuf;
 
 use crate::checkpoint::Settings;
+use crate::optim::{LrSchedule, Schedule};
 
 use super::config::{TrainConfig, ValidationSource};
 
@@ -18,6 +20,22 @@ const UNFORCEABLE: [&str; 5] = [
     "--factorize",
     "--optimizer",
 ];
+
+/// Options added after checkpoints were first written, with the value a
+/// checkpoint written before them ran with: such a checkpoint still resumes.
+const LATER_OPTIONS: [(&str, &str); 3] = [
+    ("--lr-schedule", "step"),
+    ("--lr-final", NO_FINAL_LR),
+    ("--lr-warmup-batches", "0"),
+];
+
+/// How a checkpoint records `--lr-final` left unset.
+const NO_FINAL_LR: &str = "none";
+
+fn final_lr(s: &Schedule) -> String {
+    s.final_lr
+        .map_or_else(|| NO_FINAL_LR.to_string(), |v| v.to_string())
+}
 
 fn files(paths: &[PathBuf]) -> String {
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
@@ -50,7 +68,7 @@ pub fn settings_of(config: &TrainConfig) -> Settings {
         ValidationSource::Files(paths) => ("--validation", files(paths)),
         ValidationSource::HeldOut(fraction) => ("--validation-fraction", fraction.to_string()),
     };
-    let pairs: Vec<(&str, String)> = vec![
+    let mut pairs: Vec<(&str, String)> = vec![
         ("--train", files(&config.train)),
         validation,
         ("--validation-count", config.validation_count.to_string()),
@@ -74,6 +92,9 @@ pub fn settings_of(config: &TrainConfig) -> Settings {
         ("--lr-step-gamma", s.step_gamma.to_string()),
         ("--newbob-decay", s.newbob_decay.to_string()),
         ("--max-consecutive-rejections", s.max_rejections.to_string()),
+        ("--lr-schedule", name(s.curve)),
+        ("--lr-final", final_lr(s)),
+        ("--lr-warmup-batches", s.warmup_batches.to_string()),
         ("--loss", name(l.kind)),
         (
             "--winning-probability-coefficient",
@@ -110,10 +131,23 @@ pub fn settings_of(config: &TrainConfig) -> Settings {
         ("--skip-invalid", config.skip_invalid.to_string()),
         ("--seed", config.seed.to_string()),
     ];
+    // A cosine's curve depends on the run's length, so a cosine run is only
+    // continued with the same --epochs.
+    if s.curve == LrSchedule::Cosine {
+        pairs.push(("--epochs", config.epochs.to_string()));
+    }
     pairs
         .into_iter()
         .map(|(option, value)| (option.to_string(), value))
         .collect()
+}
+
+/// The value a checkpoint that predates `option` ran with.
+fn later_default(option: &str) -> Option<String> {
+    LATER_OPTIONS
+        .iter()
+        .find(|(o, _)| *o == option)
+        .map(|(_, v)| v.to_string())
 }
 
 /// Every option whose value differs between the checkpoint (`saved`) and this
@@ -123,7 +157,9 @@ pub fn differences(saved: &Settings, current: &Settings) -> (Vec<String>, bool) 
     let value = |set: &Settings, option: &str| {
         set.iter()
             .find(|(o, _)| o == option)
-            .map_or_else(|| "(not recorded)".to_string(), |(_, v)| v.clone())
+            .map(|(_, v)| v.clone())
+            .or_else(|| later_default(option))
+            .unwrap_or_else(|| "(not recorded)".to_string())
     };
     let mut out = Vec::new();
     let mut forceable = true;
@@ -153,6 +189,26 @@ mod tests {
             .iter()
             .map(|(o, v)| (o.to_string(), v.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn a_checkpoint_from_before_the_schedule_options_resumes() {
+        let old = set(&[("--lr", "0.001")]);
+        let now = set(&[
+            ("--lr", "0.001"),
+            ("--lr-schedule", "step"),
+            ("--lr-final", NO_FINAL_LR),
+            ("--lr-warmup-batches", "0"),
+        ]);
+        assert_eq!(differences(&old, &now), (vec![], true));
+        let cosine = set(&[("--lr", "0.001"), ("--lr-schedule", "cosine")]);
+        assert_eq!(
+            differences(&old, &cosine),
+            (
+                vec!["--lr-schedule: checkpoint step, command line cosine".to_string()],
+                true
+            )
+        );
     }
 
     #[test]
