@@ -25,8 +25,10 @@ elo0 and elo1. The test stops for H1 when it reaches `log((1 - beta) / alpha)` a
 when it falls to `log(beta / (1 - alpha))`.
 """
 
+import hashlib
 import math
 import os
+import shutil
 import sys
 
 try:
@@ -76,6 +78,25 @@ def start_engine(command, options=None, protocol="uci", timeout=ENGINE_START_TIM
             engine.quit()
             raise
     return engine
+
+
+def file_sha256(path):
+    """The SHA-256 of a file's bytes, hex: what identifies a net or an engine build
+    whatever its path."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def content_digests(command, options):
+    """{path: SHA-256} of the engine's executable and of every option value that names
+    an existing file (an EvalFile net): saved results stay tied to what played them,
+    since a rebuilt binary or a retrained net keeps its path."""
+    paths = [shutil.which(command[0]) or command[0]] if command else []
+    paths += [str(value) for value in options.values()]
+    return {os.path.abspath(path): file_sha256(path) for path in paths if os.path.isfile(path)}
 
 
 def quit_engines(engines):

@@ -113,7 +113,8 @@ class Entrant:
         return match.Player(self.command, self.name, self.options, self.protocol)
 
     def config(self):
-        return {"name": self.name, "command": self.command, "protocol": self.protocol, "options": self.options}
+        return {"name": self.name, "command": self.command, "protocol": self.protocol, "options": self.options,
+                "contents": common.content_digests(self.command, self.options)}
 
 
 def fail(message):
@@ -384,7 +385,8 @@ def load_pairing(path, config):
     except (OSError, ValueError) as exc:
         fail(f"{path}: cannot read the saved pairing: {exc}")
     if saved.get("config") != config:
-        fail(f"{path}: saved with other settings (engine, options, clock, forfeit margin or book); "
+        fail(f"{path}: saved with other settings (engine, its binary or net contents, options, clock, "
+             f"forfeit margin or book); "
              f"use another --out-dir or delete it")
     return {game["index"]: game for game in saved.get("games", [])}
 

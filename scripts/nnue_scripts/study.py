@@ -47,7 +47,6 @@ time forfeit), 2 on a usage error.
 
 import argparse
 import csv
-import hashlib
 import json
 import math
 import os
@@ -512,14 +511,6 @@ def file_identity(path):
     return {"path": os.path.abspath(path), "bytes": os.path.getsize(path)}
 
 
-def sha256(path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def train_options(args):
     """The nnue-learn train options every net shares (all but the set, seed and outputs)."""
     options = ["--train", *args.data]
@@ -596,7 +587,7 @@ def train_net(study, args, spec, seed, progress, init=None):
     with open(os.path.splitext(net)[0] + ".csv") as f:
         rows = list(csv.DictReader(f))
     record = {
-        "config": config, "net": net, "sha256": sha256(net), "epochs": len(rows),
+        "config": config, "net": net, "sha256": common.file_sha256(net), "epochs": len(rows),
         "positions": int(rows[-1]["positions"]) if rows else 0,
         "min_val_loss": min_validation_loss(rows), "positions_per_second": training_rate(text),
         "seconds": round(time.time() - started, 1),

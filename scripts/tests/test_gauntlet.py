@@ -104,6 +104,21 @@ class PairingFileTest(unittest.TestCase):
         self.assertEqual(exit.exception.code, 1)
         self.assertIn("classical--toga2.json: saved with other settings", err.getvalue())
 
+    def test_a_rebuilt_engine_at_the_same_path_is_refused(self):
+        engine = os.path.join(self.dir.name, "engine")
+        with open(engine, "wb") as f:
+            f.write(b"first build")
+        player = gauntlet.Entrant("classical", [engine], options={"Use NNUE": "false"})
+        config = gauntlet.pairing_config(self.args, player, self.opponent)
+        self.assertEqual(config["player"]["contents"], {engine: common.file_sha256(engine)})
+        gauntlet.save_pairing(self.path, config, {0: game(0, 1.0)})
+        with open(engine, "wb") as f:
+            f.write(b"second build")
+        rebuilt = gauntlet.pairing_config(self.args, player, self.opponent)
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
+            gauntlet.load_pairing(self.path, rebuilt)
+        self.assertIn("its binary or net contents", err.getvalue())
+
     def test_a_damaged_file_is_an_error_naming_it(self):
         with open(self.path, "w") as f:
             f.write('{"config": ')
