@@ -85,6 +85,22 @@ pub enum Verdict {
 }
 
 impl Schedule {
+    /// A step schedule at `lr` with every factor off: no decay, no steps, no
+    /// newbob, no warm-up (the trainer's defaults, which options then change).
+    pub fn step(lr: f64) -> Schedule {
+        Schedule {
+            lr,
+            decay: 1.0,
+            steps: Vec::new(),
+            step_gamma: 0.1,
+            newbob_decay: 1.0,
+            max_rejections: 4,
+            curve: LrSchedule::Step,
+            final_lr: None,
+            warmup_batches: 0,
+        }
+    }
+
     /// The state at the start of a run.
     pub fn start(&self) -> ScheduleState {
         ScheduleState {
@@ -211,26 +227,11 @@ impl Schedule {
 mod tests {
     use super::*;
 
-    /// A step schedule at `lr` with every factor off.
-    fn plain(lr: f64) -> Schedule {
-        Schedule {
-            lr,
-            decay: 1.0,
-            steps: Vec::new(),
-            step_gamma: 0.1,
-            newbob_decay: 1.0,
-            max_rejections: 4,
-            curve: LrSchedule::Step,
-            final_lr: None,
-            warmup_batches: 0,
-        }
-    }
-
     fn cosine(lr: f64, final_lr: f64) -> Schedule {
         Schedule {
             curve: LrSchedule::Cosine,
             final_lr: Some(final_lr),
-            ..plain(lr)
+            ..Schedule::step(lr)
         }
     }
 
@@ -242,7 +243,7 @@ mod tests {
     fn the_step_rate_is_the_epochs_rate_bit_for_bit() {
         let s = Schedule {
             decay: 0.9,
-            ..plain(0.003)
+            ..Schedule::step(0.003)
         };
         let mut state = s.start();
         s.end_epoch(&mut state, 1.0);
@@ -277,7 +278,7 @@ mod tests {
     fn warmup_rises_linearly_then_hands_over_to_the_schedule() {
         let warm = Schedule {
             warmup_batches: 10,
-            ..plain(0.01)
+            ..Schedule::step(0.01)
         };
         let state = warm.start();
         assert!(close(warm.rate(&state, 0, 100), 0.001));
@@ -309,7 +310,7 @@ mod tests {
         );
         let final_on_step = Schedule {
             final_lr: Some(0.001),
-            ..plain(0.01)
+            ..Schedule::step(0.01)
         };
         assert_eq!(
             refused(final_on_step, 10),
@@ -317,7 +318,7 @@ mod tests {
         );
         let long = Schedule {
             warmup_batches: 11,
-            ..plain(0.01)
+            ..Schedule::step(0.01)
         };
         assert_eq!(
             refused(long.clone(), 10),
@@ -343,7 +344,7 @@ mod tests {
         let warm_newbob = Schedule {
             newbob_decay: 0.5,
             warmup_batches: 3,
-            ..plain(0.01)
+            ..Schedule::step(0.01)
         };
         assert_eq!(warm_newbob.check(10), Ok(()));
     }

@@ -204,17 +204,7 @@ fn defaults_for(shape: ModelShape) -> TrainConfig {
         epoch_size: defaults::EPOCH_SIZE,
         batch_size: defaults::BATCH_SIZE,
         optimizer: Optimizer::default(),
-        schedule: Schedule {
-            lr: defaults::LR,
-            decay: 1.0,
-            steps: Vec::new(),
-            step_gamma: 0.1,
-            newbob_decay: 1.0,
-            max_rejections: 4,
-            curve: LrSchedule::Step,
-            final_lr: None,
-            warmup_batches: 0,
-        },
+        schedule: Schedule::step(defaults::LR),
         loss: LossParams {
             kind: LossKind::Elmo,
             coefficient: DEFAULT_COEFFICIENT,
