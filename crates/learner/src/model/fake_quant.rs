@@ -43,6 +43,17 @@ impl Model {
             ..self.clone()
         }
     }
+
+    /// The exported net read back as a float model: every parameter rounded as
+    /// the `.nnue` file stores it, the factoriser's rows merged. Small steps
+    /// (fine-tuning at a low rate) can move the float transformer coherently
+    /// while every weight still rounds back to the integer it started from, so
+    /// only this model says what the engine will evaluate. `None` when the
+    /// weights cannot be exported (the export's own error says why).
+    pub fn as_exported(&self) -> Option<Model> {
+        let (net, _) = self.export().ok()?;
+        Model::from_network(&net, &self.shape).ok()
+    }
 }
 
 #[cfg(test)]

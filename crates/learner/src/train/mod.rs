@@ -279,12 +279,19 @@ impl LearnFigures {
 }
 
 impl Run<'_> {
-    /// The model validation measures: the current weights, with the dense layers
-    /// rounded when training is quantization-aware (what the exported net computes).
+    /// The model validation measures: the current weights, or, when training is
+    /// quantization-aware, the exported net read back ([`Model::as_exported`]):
+    /// reports then describe the net the engine will load, not float weights
+    /// that round away. Weights that cannot be exported are measured with only
+    /// their dense layers rounded.
     fn validated_model(&self) -> Cow<'_, Model> {
         let model = &self.state.current.model;
         if self.config.quantization_aware {
-            Cow::Owned(model.with_quantized_dense())
+            Cow::Owned(
+                model
+                    .as_exported()
+                    .unwrap_or_else(|| model.with_quantized_dense()),
+            )
         } else {
             Cow::Borrowed(model)
         }
@@ -308,7 +315,7 @@ impl Run<'_> {
                 &self.validation.records,
             ),
             startpos_eval: accuracy::startpos_eval(model, &self.extractor),
-            weight_norm: model.weight_norm(),
+            weight_norm: state.current.model.weight_norm(),
         }
     }
 
