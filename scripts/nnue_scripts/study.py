@@ -64,7 +64,7 @@ RELEASE = common.RELEASE
 ANCHOR = "All"
 # The thesis' sets, and ours that it only sketched (T, KAm8) or defined without results.
 DEFAULT_SETS = ("H+V,D1+D2,H+V+D1+D2,All,All+H+V,All+D1+D2,All+H+V+D1+D2,All+PH,All+PV,All+PH+PV,"
-                "All+MB,All+MC,All+T,KAm8,HalfKP,King-All")
+                "All+MB,All+MC,All+T,KAm8,HalfKP,King-All,PQR,PQR-ft")
 ROUND_ROBIN_MAX = 4
 # Entries that are not feature sets: the thesis' PQR training (section 5.3, `nnue-learn
 # train --loss pqr`) of the All net, from random weights (PQR) and fine-tuned from the All

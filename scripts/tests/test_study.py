@@ -19,8 +19,9 @@ class SetsAndNames(unittest.TestCase):
 
     def test_default_list_is_the_thesis_list_and_ours(self):
         sets = study.parse_sets(study.DEFAULT_SETS)
-        self.assertEqual(len(sets), 16)
+        self.assertEqual(len(sets), 18)
         self.assertTrue(set(study.THESIS) <= set(sets))
+        self.assertTrue(set(study.PQR_ENTRIES) <= set(sets))
 
     def test_seeds(self):
         self.assertEqual(study.parse_seeds("1,2,3"), [1, 2, 3])
