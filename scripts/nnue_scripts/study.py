@@ -102,9 +102,10 @@ THESIS_BLOCKS = {"H": "V", "V": "H", "D1": "D2", "D2": "D1"}
 THESIS_CODE = {"PH": "pv", "PV": "ph"}
 
 SMALL = dict(sets="All,All+H+V,PQR,PQR-ft", seeds="1", epochs=2, epoch_size=2700, batch_size=256, validation_fraction=0.1,
-             games=4, nodes=300, movetime=0.05, max_plies=60, feature_count=300, bench_depth=4)
+             games=4, nodes=300, movetime=0.05, max_plies=60, feature_count=300, bench_depth=4, eval_bench_depth=2)
 FULL = dict(sets=DEFAULT_SETS, seeds="1", epochs=20, epoch_size=1_000_000, batch_size=16384, validation_fraction=0.05,
-            games=200, nodes=20000, movetime=0.1, max_plies=400, feature_count=20000, bench_depth=10)
+            games=200, nodes=20000, movetime=0.1, max_plies=400, feature_count=20000, bench_depth=10,
+            eval_bench_depth=4)
 SMALL_DATA = os.path.join(ROOT, "tests", "data", "sf_tools_sample.bin")
 
 
@@ -244,18 +245,19 @@ def training_rate(text):
 
 BENCH_NPS = re.compile(r"^Nodes/second\s*:\s*(\d+)", re.M)
 BENCH_NODES = re.compile(r"^Nodes searched\s*:\s*(\d+)", re.M)
+EVAL_BENCH_RATE = re.compile(r"^Evaluations/second\s*:\s*(\d+)", re.M)
 
 
 def bench_figures(text, net):
-    """(nodes, nodes/s) from `nnue` bench output, after checking that the engine
-    said it uses `net`; StudyError otherwise."""
+    """(nodes, nodes/s, evaluations/s) from the output of `nnue` bench and evalbench,
+    after checking that the engine said it uses `net`; StudyError otherwise."""
     if "info string error" in text or f"NNUE evaluation using {net}" not in text:
         lines = [line for line in text.splitlines() if line.startswith("info string")]
         raise StudyError(f"the engine did not load {net}: {' | '.join(lines) or 'no info string'}")
-    nps, nodes = BENCH_NPS.search(text), BENCH_NODES.search(text)
-    if not nps or not nodes:
+    nps, nodes, evals = BENCH_NPS.search(text), BENCH_NODES.search(text), EVAL_BENCH_RATE.search(text)
+    if not nps or not nodes or not evals:
         raise StudyError(f"no bench figures in the engine's output for {net}")
-    return int(nodes.group(1)), int(nps.group(1))
+    return int(nodes.group(1)), int(nps.group(1)), int(evals.group(1))
 
 
 def split_name(name, sets, seeds):
@@ -334,7 +336,8 @@ def mean(values):
 
 def table_rows(sets, seeds, trainings, features, benches, ratings, conditions):
     """One dict per set with every figure of the table. `trainings` and `benches` map
-    (spec, seed) to dicts ({"min_val_loss", "positions_per_second"}, {"nodes_per_second"}),
+    (spec, seed) to dicts ({"min_val_loss", "positions_per_second"},
+    {"nodes_per_second", "evaluations_per_second"}),
     `features` spec to the `nnue-learn features --json` dict, `ratings` condition to
     relative_ratings' result; seeds are averaged, their spread kept."""
     rows = []
@@ -355,6 +358,7 @@ def table_rows(sets, seeds, trainings, features, benches, ratings, conditions):
             "min_val_loss_spread": spread(losses),
             "train_positions_per_second": mean([t.get("positions_per_second") for t in train]),
             "nodes_per_second": mean([b.get("nodes_per_second") for b in bench]),
+            "evaluations_per_second": mean([b.get("evaluations_per_second") for b in bench]),
             "elo": {},
             "elo_spread": {},
             "thesis": None,
@@ -375,7 +379,7 @@ def table_rows(sets, seeds, trainings, features, benches, ratings, conditions):
 def markdown_table(rows, conditions):
     """The study's table as Markdown lines."""
     head = ["set", "thesis name", "inputs", "active / position", "added / removed per move",
-            "min. val. loss", "train pos/s", "nodes/s"]
+            "min. val. loss", "train pos/s", "evals/s", "nodes/s"]
     head += [f"Elo, {condition_label(c)}" for c in conditions] + ["thesis: Elo (100 ms)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
@@ -388,7 +392,8 @@ def markdown_table(rows, conditions):
             loss += f" ({low:.6f}–{high:.6f})"
         cells = [f"`{row['set']}`", row["thesis_name"] or "", format_number(row["inputs"]),
                  format_number(row["active_per_position"], 1), updates, loss,
-                 format_number(row["train_positions_per_second"]), format_number(row["nodes_per_second"])]
+                 format_number(row["train_positions_per_second"]), format_number(row["evaluations_per_second"]),
+                 format_number(row["nodes_per_second"])]
         for condition in conditions:
             cell = format_rating(row["elo"].get(condition))
             seeds = row["elo_spread"].get(condition)
@@ -619,19 +624,25 @@ def measure_features(study, args, spec):
 
 
 def bench_net(study, args, spec, seed, train_record):
-    """Search speed of one net: `nnue` in UCI mode, EvalFile, bench."""
+    """Speed of one net: `nnue` in UCI mode, EvalFile, then `bench` (the search's
+    nodes/s) and `evalbench` (evaluations/s, each after its incremental update)."""
     name = net_name(spec, seed)
-    config = {"net_sha256": train_record["sha256"], "depth": args.bench_depth}
+    config = {"net_sha256": train_record["sha256"], "depth": args.bench_depth,
+              "eval_depth": args.eval_bench_depth}
+    path = study.path("bench", f"{name}.json")
+    if os.path.exists(path) and (study.load("bench", f"{name}.json") or {}).get("evaluations_per_second") is None:
+        os.remove(path)  # made before `evalbench` existed: measured again
     record = study.load("bench", f"{name}.json", config=config)
     if record:
         return record
     os.makedirs(study.path("bench"), exist_ok=True)
     net = train_record["net"]
-    stdin = f"setoption name EvalFile value {net}\nisready\nbench {args.bench_depth}\nquit\n"
+    stdin = (f"setoption name EvalFile value {net}\nisready\nbench {args.bench_depth}\n"
+             f"evalbench {args.eval_bench_depth}\nquit\n")
     text = study.run(f"bench {name}", [binary("nnue")], stdin=stdin)
-    nodes, nps = bench_figures(text, net)
-    record = {"config": config, "nodes": nodes, "nodes_per_second": nps}
-    print(f"[bench {name}] {nodes} nodes, {nps} nodes/s", flush=True)
+    nodes, nps, evals = bench_figures(text, net)
+    record = {"config": config, "nodes": nodes, "nodes_per_second": nps, "evaluations_per_second": evals}
+    print(f"[bench {name}] {nodes} nodes, {nps} nodes/s, {evals} evaluations/s", flush=True)
     write_json(study.path("bench", f"{name}.json"), record)
     return record
 
@@ -766,7 +777,9 @@ def report(study, args, rows, conditions, ratings, results, failures, notes):
         f"book {os.path.relpath(args.book, ROOT)}, {total_games} games, {failures} failed. "
         "Elo relative to All (anchored at 0) by a joint maximum-likelihood fit, 95 % intervals; "
         "added / removed per move and active features from `nnue-learn features` on the data's games; "
-        f"nodes/s from `nnue bench {args.bench_depth}` (one thread, on a machine shared with the games' and other jobs' load).",
+        f"evals/s from `nnue evalbench {args.eval_bench_depth}` (every line of the bench positions to that depth, "
+        f"each evaluation after its incremental update), nodes/s from `nnue bench {args.bench_depth}` "
+        "(one thread each, on a machine shared with the games' and other jobs' load).",
         "",
         *markdown_table(rows, conditions),
         "",
@@ -816,6 +829,7 @@ def parse_args(argv=None):
     parser.add_argument("--feature-data", help="games for the feature counts (default: the first --validation or --data file)")
     parser.add_argument("--feature-count", type=int, help="positions for the feature counts (default 20000)")
     parser.add_argument("--bench-depth", type=int, help="depth of `nnue bench` (default 10; --small: 4)")
+    parser.add_argument("--eval-bench-depth", type=int, help="depth of `nnue evalbench` (default 4; --small: 2)")
     parser.add_argument("--threads", type=int, default=2, help="training threads")
     parser.add_argument("--concurrency", type=int, default=2, help="games at a time")
     parser.add_argument("--out-dir", default=None, help="default target/study (--small: target/study-small)")

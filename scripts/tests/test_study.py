@@ -144,17 +144,18 @@ class Table(unittest.TestCase):
                      ("All+H+V", 1): {"min_val_loss": 0.0030, "positions_per_second": 200000}}
         features = {"All": {"inputs": 768, "active_per_position": 26.2, "added_per_move": 1.0, "removed_per_move": 1.13},
                     "All+H+V": None}
-        benches = {("All", 1): {"nodes_per_second": 900000}, ("All+H+V", 1): {"nodes_per_second": 700000}}
+        benches = {("All", 1): {"nodes_per_second": 900000, "evaluations_per_second": 6000000},
+                   ("All+H+V", 1): {"nodes_per_second": 700000, "evaluations_per_second": 2500000}}
         ratings = {"nodes20000": study.relative_ratings([("All+H+V-s1", "All-s1", 60, 20, 20)], ["All", "All+H+V"], [1])}
         rows = study.table_rows(["All", "All+H+V"], [1], trainings, features, benches, ratings, ["nodes20000"])
         self.assertEqual(rows[1]["thesis"], {"inputs": 960, "min_val_loss": 0.003082, "elo": -27.1, "interval": 4.1})
         self.assertIsNone(rows[1]["inputs"])
         lines = study.markdown_table(rows, ["nodes20000"])
         self.assertEqual(lines[0], "| set | thesis name | inputs | active / position | added / removed per move | "
-                                   "min. val. loss | train pos/s | nodes/s | Elo, 20000 nodes | thesis: Elo (100 ms) |")
-        self.assertEqual(lines[2], "| `All` |  | 768 | 26.2 | 1.00 / 1.13 | 0.003100 | 250,000 | 900,000 | "
+                                   "min. val. loss | train pos/s | evals/s | nodes/s | Elo, 20000 nodes | thesis: Elo (100 ms) |")
+        self.assertEqual(lines[2], "| `All` |  | 768 | 26.2 | 1.00 / 1.13 | 0.003100 | 250,000 | 6,000,000 | 900,000 | "
                                    "0 (anchor) | 0 |")
-        self.assertEqual(lines[3], "| `All+H+V` | All+V+H | — | — | — | 0.003000 | 200,000 | 700,000 | "
+        self.assertEqual(lines[3], "| `All+H+V` | All+V+H | — | — | — | 0.003000 | 200,000 | 2,500,000 | 700,000 | "
                                    "+147 [+73, +221] | -27.1 ± 4.1 |")
 
     def test_seed_spread_in_a_cell(self):
@@ -181,8 +182,10 @@ class Parsers(unittest.TestCase):
 
     def test_bench_needs_the_net(self):
         text = ("info string NNUE evaluation using /n.nnue [All 768->512x2-32-1] enabled\n"
-                "Total time (ms) : 479\nNodes searched  : 84883\nNodes/second    : 177208\n")
-        self.assertEqual(study.bench_figures(text, "/n.nnue"), (84883, 177208))
+                "Total time (ms) : 479\nNodes searched  : 84883\nNodes/second    : 177208\n"
+                "Total time (ms)       : 81\nEvaluations           : 506738\n"
+                "Sum of values         : -25231314\nEvaluations/second    : 6252782\n")
+        self.assertEqual(study.bench_figures(text, "/n.nnue"), (84883, 177208, 6252782))
         refused = "info string error: setoption: EvalFile '/n.nnue' not loaded\n" + text
         with self.assertRaises(study.StudyError):
             study.bench_figures(refused, "/n.nnue")

@@ -22,6 +22,7 @@ GUI, or type 'uci', 'position startpos', 'go depth 10', 'quit'; 'help' lists the
 commands). With arguments, it runs them as one command and exits:
 
   nnue bench [DEPTH]     fixed-depth search of the bench positions (signature, NPS)
+  nnue evalbench [DEPTH] evaluations/s over every line of the bench positions to DEPTH
   nnue perft DEPTH       move-generation count from the start position
   nnue eval              static evaluation of the start position
   nnue go depth N        search the start position

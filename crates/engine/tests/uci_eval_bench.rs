@@ -209,3 +209,32 @@ fn evalfile_loads_thesis_architectures() {
     e.quit();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A figure `evalbench` prints on the line starting with `label`.
+fn eval_bench_figure(output: &str, label: &str) -> i64 {
+    output
+        .lines()
+        .find_map(|l| l.strip_prefix(label))
+        .and_then(|rest| rest.trim_start_matches([' ', ':']).trim().parse().ok())
+        .unwrap_or_else(|| panic!("no '{label}' in {output}"))
+}
+
+/// `evalbench 2` with the default net: the walk's size depends only on the bench
+/// positions, the sum of values only on the net's inference (incremental updates
+/// included). A change in the sum means the evaluation changed.
+#[test]
+fn evalbench_with_the_default_net_is_pinned() {
+    let Some(bytes) = default_net::bytes() else {
+        return; // a build without nets/default.nnue has no net to pin
+    };
+    assert_eq!(stockfish_name(bytes), DEFAULT_NET_NAME);
+    let out = Command::new(env!("CARGO_BIN_EXE_nnue"))
+        .args(["evalbench", "2"])
+        .output()
+        .expect("run nnue evalbench");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(eval_bench_figure(&text, "Evaluations "), 13_560, "{text}");
+    assert_eq!(eval_bench_figure(&text, "Sum of values"), 999_874, "{text}");
+    assert!(eval_bench_figure(&text, "Evaluations/second") > 0, "{text}");
+}

@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod display;
 pub mod error;
+pub mod eval_bench;
 pub mod eval_report;
 pub mod go;
 pub mod number;

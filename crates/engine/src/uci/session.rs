@@ -17,7 +17,7 @@ use super::number::ArgRange;
 use super::options::{self, OptionChange, HASH_DEFAULT, MOVE_OVERHEAD_DEFAULT};
 use super::output::{format_bestmove, format_info, Output};
 use super::position::{parse_position, Game};
-use super::{bench, display, eval_report, go};
+use super::{bench, display, eval_bench, eval_report, go};
 use crate::default_net::{self, DEFAULT_EVAL_FILE};
 use crate::eval::EvalKind;
 use crate::perft;
@@ -135,6 +135,7 @@ impl Session {
             }
             "perft" => self.perft(args),
             "bench" => self.bench(args),
+            "evalbench" => self.eval_bench(args),
             "help" => {
                 self.out.line(HELP);
                 Ok(())
@@ -421,6 +422,14 @@ impl Session {
         bench::run(depth, &self.eval_kind(), &self.out);
         Ok(())
     }
+
+    fn eval_bench(&mut self, args: &[&str]) -> Result<(), UciError> {
+        self.ensure_idle("evalbench")?;
+        let depth = parse_depth("evalbench", args, Some(eval_bench::DEFAULT_DEPTH))?;
+        self.announce_eval();
+        eval_bench::run(depth, &self.eval_kind(), &self.out);
+        Ok(())
+    }
 }
 
 /// A searcher with the options' defaults.
@@ -476,4 +485,4 @@ fn parse_depth(
 }
 
 const HELP: &str = "commands: uci isready ucinewgame setoption position go stop ponderhit quit \
-d eval perft <depth> bench [depth] help";
+d eval perft <depth> bench [depth] evalbench [depth] help";
