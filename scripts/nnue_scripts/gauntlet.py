@@ -794,6 +794,7 @@ def write_reports(args, out_dir, players, opponents, rows, ratings, notes, extra
     output = args.output or os.path.join(out_dir, "gauntlet.md")
     report = markdown(args, players, opponents, rows, ratings, notes, extra)
     data = {
+        "date": datetime.date.today().isoformat(),
         "time_control": match.time_control_tag(args),
         "time_margin_ms": args.time_margin,
         "forfeit_rule": forfeit_rule(args),
