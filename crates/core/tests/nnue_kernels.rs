@@ -185,7 +185,7 @@ fn network_is_shareable_and_scratch_is_checked() {
     );
     // A scratch of network `a` used with `b` is rebuilt, not a panic.
     let mut scratch = a.scratch();
-    let raw = b.forward(Kernel::detect(), &us, &them, &mut scratch);
+    let raw = b.forward(Kernel::detect(), &us, &them, 0, &mut scratch);
     assert_eq!(raw / 16, nnue_core::nnue::evaluate(&b, &pos));
 }
 

@@ -206,7 +206,8 @@ impl AccumulatorStack {
             "AccumulatorStack::evaluate: position differs from the pushed line"
         );
         self.prepare_parent();
-        if let Some(raw) = self.evaluate_child(pos.turn()) {
+        let bucket = self.net.bucket(pos.board());
+        if let Some(raw) = self.evaluate_child(pos.turn(), bucket) {
             return raw / FV_SCALE;
         }
         for perspective in COLORS {
@@ -219,7 +220,9 @@ impl AccumulatorStack {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        self.net.output(self.kernel, us, them, &mut self.scratch) / FV_SCALE
+        self.net
+            .output(self.kernel, us, them, bucket, &mut self.scratch)
+            / FV_SCALE
     }
 
     /// Before the fused child evaluation: when the top entry is not computed and
@@ -231,7 +234,7 @@ impl AccumulatorStack {
         if top == 0
             || self.entries[top - 1].computed == [true; 2]
             || self.entries[top].computed != [false; 2]
-            || self.net.linear_narrow().is_none()
+            || self.net.linear_narrow(0).is_none()
         {
             return;
         }
@@ -249,10 +252,11 @@ impl AccumulatorStack {
 
     /// The common case of a search, done in one fused pass per perspective: the
     /// top entry is a child of a computed entry, its move needs no refresh, and
-    /// the net has no hidden layer and int8 rows; the update then also yields the
+    /// the net is a ClippedReLU one with no hidden layer and int8 rows; the update then also yields the
     /// output (`Kernel::update_narrow_dot`), so the new accumulators are never
-    /// read back. The raw output, or `None` when the case does not apply.
-    fn evaluate_child(&mut self, turn: Color) -> Option<i32> {
+    /// read back. The raw output of output bucket `bucket`, or `None` when the
+    /// case does not apply.
+    fn evaluate_child(&mut self, turn: Color, bucket: usize) -> Option<i32> {
         let AccumulatorStack {
             net,
             kernel,
@@ -262,7 +266,7 @@ impl AccumulatorStack {
             ..
         } = self;
         let (top, kernel) = (*top, *kernel);
-        let linear = net.linear_narrow()?;
+        let linear = net.linear_narrow(bucket)?;
         if top == 0 || entries[top].computed != [false; 2] || entries[top - 1].computed != [true; 2]
         {
             return None;

@@ -13,6 +13,8 @@ pub mod scalar;
 pub mod x86;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_linear;
+#[cfg(target_arch = "x86_64")]
+pub mod x86_screlu;
 
 /// Which implementation of the kernels to run, slowest first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -177,6 +179,31 @@ impl Kernel {
             },
             _ => scalar::clamped_dot(acc, weights),
         }
+    }
+
+    /// `Σ_i clamp(acc[i], 0, 127)² * weights[i]` (wrapping i32) over the shorter
+    /// of the two: SCReLU and the output layer's dot product in one pass (see
+    /// [`crate::nnue::activation`] for the scale). SSE2 runs the scalar version.
+    #[inline]
+    pub fn screlu_dot(self, acc: &[i16], weights: &[i8]) -> i32 {
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `usable` only returns a kernel whose features the CPU has
+            // (AVX-512 implies AVX2); the kernel bounds its own accesses by both
+            // slice lengths.
+            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe {
+                x86_screlu::screlu_dot_avx2(acc, weights)
+            },
+            _ => scalar::screlu_dot(acc, weights),
+        }
+    }
+
+    /// `out[i] = clamp(acc[i], 0, 127)² / 127`: an SCReLU transformer's output
+    /// as a hidden layer reads it. Scalar on every kernel (it runs once per
+    /// evaluation of a net with hidden layers, beside their far larger affine
+    /// products).
+    pub fn screlu_to_u8(self, acc: &[i16], out: &mut [u8]) {
+        scalar::screlu_to_u8(acc, out);
     }
 
     /// `out[i] = clamp(acc[i], 0, 127)`.

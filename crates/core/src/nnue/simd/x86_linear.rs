@@ -94,10 +94,10 @@ unsafe fn dot_registers(lo: __m256i, hi: __m256i, w: *const i8) -> __m256i {
     _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), _mm256_set1_epi16(1))
 }
 
-/// Sum of the eight i32 lanes.
+/// Sum of the eight i32 lanes (wrapping).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn hsum(v: __m256i) -> i32 {
+pub(super) fn hsum(v: __m256i) -> i32 {
     let half = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
     let total = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
