@@ -195,6 +195,18 @@ fn bad_options_are_usage_errors() {
     );
     fails(
         &out,
+        &["--train", s, "--activation", "relu"],
+        2,
+        &["unknown activation 'relu' (expected crelu or screlu)"],
+    );
+    fails(
+        &out,
+        &["--train", s, "--output-buckets", "3"],
+        2,
+        &["3 output buckets (expected one of 1, 2, 4, 8, 16, 32)"],
+    );
+    fails(
+        &out,
         &["--train", s, "--lambda", "1.5"],
         2,
         &["--lambda 1.5"],
