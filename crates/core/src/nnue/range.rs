@@ -275,7 +275,9 @@ mod tests {
 
     #[test]
     fn every_output_bucket_counts() {
-        let arch = Architecture::new("All", 8, &[]).unwrap().with_output_buckets(2);
+        let arch = Architecture::new("All", 8, &[])
+            .unwrap()
+            .with_output_buckets(2);
         let layers = vec![(vec![0, 3200], vec![1; 32])];
         let net = Network::from_parameters(arch, vec![0; 8], vec![4; 768 * 8], layers).unwrap();
         // Bucket 1: 3200 + 16 x 127 = 5232 raw.
