@@ -271,6 +271,15 @@ fn narrow_update_and_clamped_dot_agree_with_scalar() {
                     Kernel::Scalar.clamped_dot(&apart, weights),
                     "fused dot {kernel:?} len {len} {rm:?}"
                 );
+                let mut squared = vec![0i16; len];
+                let dot =
+                    kernel.update_narrow_screlu_dot(&mut squared, &acc, &narrow, rm, ad, weights);
+                assert_eq!(squared, apart, "fused SCReLU update {kernel:?} len {len}");
+                assert_eq!(
+                    dot,
+                    Kernel::Scalar.screlu_dot(&apart, weights),
+                    "fused SCReLU dot {kernel:?} len {len} {rm:?}"
+                );
             }
             // Unequal lengths use the shorter; bad rows count as zero.
             assert_eq!(

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use shakmaty::{Board, Chess, Color, Move, Position};
 
+use super::activation::{Activation, QA};
 use super::aligned::Aligned;
 use super::network::{Network, Scratch};
 use super::simd::Kernel;
@@ -252,8 +253,9 @@ impl AccumulatorStack {
 
     /// The common case of a search, done in one fused pass per perspective: the
     /// top entry is a child of a computed entry, its move needs no refresh, and
-    /// the net is a ClippedReLU one with no hidden layer and int8 rows; the update then also yields the
-    /// output (`Kernel::update_narrow_dot`), so the new accumulators are never
+    /// the net has no hidden layer and int8 rows; the update then also yields the
+    /// output (`Kernel::update_narrow_dot`, or `update_narrow_screlu_dot` whose
+    /// sum is divided by `QA` once), so the new accumulators are never
     /// read back. The raw output of output bucket `bucket`, or `None` when the
     /// case does not apply.
     fn evaluate_child(&mut self, turn: Color, bucket: usize) -> Option<i32> {
@@ -279,7 +281,7 @@ impl AccumulatorStack {
         if contexts.iter().any(|mv| set.needs_refresh(mv)) {
             return None;
         }
-        let mut sum = linear.bias;
+        let mut dots = 0i32;
         for mv in &contexts {
             let p = perspective_index(mv.perspective);
             let weights = if mv.perspective == turn {
@@ -294,11 +296,21 @@ impl AccumulatorStack {
             delta.clear();
             set.changed(mv, delta);
             let (removed, added) = (&delta.removed[..], &delta.added[..]);
-            let dot = kernel.update_narrow_dot(dst, src, linear.rows, removed, added, weights);
-            sum = sum.wrapping_add(dot);
+            let dot = match linear.activation {
+                Activation::ClippedRelu => {
+                    kernel.update_narrow_dot(dst, src, linear.rows, removed, added, weights)
+                }
+                Activation::SquaredClippedRelu => {
+                    kernel.update_narrow_screlu_dot(dst, src, linear.rows, removed, added, weights)
+                }
+            };
+            dots = dots.wrapping_add(dot);
         }
         cur.computed = [true; 2];
-        Some(sum)
+        Some(match linear.activation {
+            Activation::ClippedRelu => linear.bias.wrapping_add(dots),
+            Activation::SquaredClippedRelu => linear.bias.wrapping_add(dots / QA),
+        })
     }
 
     /// The accumulator of `perspective` at the top (computing it if needed); for

@@ -54,6 +54,7 @@ pub struct Network {
 
 /// See [`Network::linear_narrow`].
 pub(crate) struct LinearNarrow<'a> {
+    pub(crate) activation: Activation,
     pub(crate) rows: &'a [i8],
     pub(crate) bias: i32,
     pub(crate) us: &'a [i8],
@@ -326,18 +327,15 @@ impl Network {
         Some((output.biases.get(bucket).copied().unwrap_or(0), us, them))
     }
 
-    /// For a ClippedReLU net without hidden layers whose rows have an int8 copy,
-    /// what the fused incremental evaluation needs: the int8 rows, and the
-    /// output bias and weights of `bucket`. (SCReLU nets take the unfused path:
-    /// [`Kernel::update_narrow_dot`] folds in the ClippedReLU dot product.)
+    /// For a net without hidden layers whose rows have an int8 copy, what the
+    /// fused incremental evaluation needs: the activation, the int8 rows, and
+    /// the output bias and weights of `bucket`.
     #[inline]
     pub(crate) fn linear_narrow(&self, bucket: usize) -> Option<LinearNarrow<'_>> {
-        if self.arch.activation != Activation::ClippedRelu {
-            return None;
-        }
         let rows = self.ft_narrow.as_ref()?;
         let (bias, us, them) = self.linear_output(bucket)?;
         Some(LinearNarrow {
+            activation: self.arch.activation,
             rows,
             bias,
             us,

@@ -159,9 +159,40 @@ impl Kernel {
             // SAFETY: `usable` only returns a kernel whose features the CPU has
             // (AVX-512 implies AVX2); lengths and row indices were checked above.
             Kernel::Avx2 | Kernel::Avx512Vnni => unsafe {
-                x86_linear::update_narrow_dot_avx2(dst, src, table, removed, added, weights)
+                x86_linear::update_narrow_dot_avx2::<false>(
+                    dst, src, table, removed, added, weights,
+                )
             },
             _ => scalar::update_narrow_dot(dst, src, table, removed, added, weights),
+        }
+    }
+
+    /// [`Kernel::update_narrow`] into `dst`, then [`Kernel::screlu_dot`] of
+    /// `dst` with `weights`, in one pass: [`Kernel::update_narrow_dot`] for an
+    /// SCReLU net.
+    #[inline]
+    pub fn update_narrow_screlu_dot(
+        self,
+        dst: &mut [i16],
+        src: &[i16],
+        table: &[i8],
+        removed: &[u32],
+        added: &[u32],
+        weights: &[i8],
+    ) -> i32 {
+        let n = dst.len();
+        let valid = src.len() >= n && weights.len() >= n && rows_exist(table, n, removed, added);
+        if !valid {
+            return scalar::update_narrow_screlu_dot(dst, src, table, removed, added, weights);
+        }
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `usable` only returns a kernel whose features the CPU has
+            // (AVX-512 implies AVX2); lengths and row indices were checked above.
+            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe {
+                x86_linear::update_narrow_dot_avx2::<true>(dst, src, table, removed, added, weights)
+            },
+            _ => scalar::update_narrow_screlu_dot(dst, src, table, removed, added, weights),
         }
     }
 

@@ -110,3 +110,16 @@ pub fn update_narrow_dot(
     update_narrow(dst, src, table, removed, added);
     clamped_dot(dst, weights)
 }
+
+/// See [`super::Kernel::update_narrow_screlu_dot`].
+pub fn update_narrow_screlu_dot(
+    dst: &mut [i16],
+    src: &[i16],
+    table: &[i8],
+    removed: &[u32],
+    added: &[u32],
+    weights: &[i8],
+) -> i32 {
+    update_narrow(dst, src, table, removed, added);
+    screlu_dot(dst, weights)
+}

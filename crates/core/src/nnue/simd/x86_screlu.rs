@@ -1,6 +1,7 @@
 //! The AVX2 kernel of SCReLU nets without a hidden layer: [`screlu_dot_avx2`],
 //! `Σ clamp(a, 0, 127)² · w` in i32, bit-identical to
-//! [`super::scalar::screlu_dot`].
+//! [`super::scalar::screlu_dot`], and [`dot_registers`], its step on values
+//! still in registers (the fused update of [`super::x86_linear`]).
 //!
 //! A square times a weight (up to `127² · 128`) does not fit in int16, but
 //! `c · w` does (`|c · w| ≤ 127 · 128 = 16256`): the kernel multiplies the
@@ -22,13 +23,36 @@ const LANES: usize = 16;
 #[target_feature(enable = "avx2")]
 unsafe fn step(acc: *const i16, w: *const i8) -> __m256i {
     // SAFETY: the caller guarantees 16 readable values behind both pointers.
-    let (a, w) = unsafe { (_mm256_loadu_si256(acc.cast()), _mm_loadu_si128(w.cast())) };
+    unsafe { square_dot(_mm256_loadu_si256(acc.cast()), w) }
+}
+
+/// [`step`] on 16 values in a register.
+///
+/// # Safety
+/// The CPU must support AVX2; `w` must be readable for 16 i8.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn square_dot(a: __m256i, w: *const i8) -> __m256i {
+    // SAFETY: forwarded from the caller.
+    let w = unsafe { _mm_loadu_si128(w.cast()) };
     let c = _mm256_min_epi16(
         _mm256_max_epi16(a, _mm256_setzero_si256()),
         _mm256_set1_epi16(127),
     );
     let cw = _mm256_mullo_epi16(c, _mm256_cvtepi8_epi16(w));
     _mm256_madd_epi16(cw, c)
+}
+
+/// `Σ clamp(x[i], 0, 127)² · w[i]` for the 32 values of two registers (`lo`
+/// the first 16) as eight i32 partial sums.
+///
+/// # Safety
+/// The CPU must support AVX2; `w` must be readable for 32 i8.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn dot_registers(lo: __m256i, hi: __m256i, w: *const i8) -> __m256i {
+    // SAFETY: forwarded from the caller.
+    unsafe { _mm256_add_epi32(square_dot(lo, w), square_dot(hi, w.add(LANES))) }
 }
 
 /// AVX2 [`super::Kernel::screlu_dot`].
