@@ -432,6 +432,23 @@ fn a_bad_init_net_is_one_clear_line() {
             "hidden layers 4,4, training uses 4 (--hidden)",
         ],
     );
+    let variant = dir.join("variant.nnue");
+    let arch = Architecture::new("All", 16, &[4])
+        .unwrap()
+        .with_activation(nnue_core::nnue::Activation::SquaredClippedRelu)
+        .with_output_buckets(8);
+    random_network(&arch, 1).unwrap().save(&variant).unwrap();
+    let v = variant.to_str().unwrap();
+    fails(
+        &out,
+        &["--train", s, "--init-net", v],
+        1,
+        &[
+            v,
+            "activation screlu, training uses crelu (--activation)",
+            "8 output buckets, training uses 1 (--output-buckets)",
+        ],
+    );
     // nodchip's name for the net a run starts from.
     let good = net("good.nnue", "All", 16, &[4]);
     let bytes = std::fs::read(&good).unwrap();
