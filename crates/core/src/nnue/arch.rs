@@ -386,6 +386,14 @@ impl Architecture {
         for h in self.hidden.iter().chain(std::iter::once(&1)) {
             s.push_str(&format!("-{h}"));
         }
+        s.push_str(&self.options_suffix());
+        s
+    }
+
+    /// ` screlu` and ` buckets=<B>` for the options a net uses (empty for a
+    /// plain net), as [`Self::summary`] ends.
+    pub fn options_suffix(&self) -> String {
+        let mut s = String::new();
         if self.activation != Activation::ClippedRelu {
             s.push_str(&format!(" {}", self.activation));
         }
