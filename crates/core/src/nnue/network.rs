@@ -387,7 +387,9 @@ impl Network {
 
     /// The forward pass from the two accumulators: raw output (before `/ 16`) of
     /// output bucket `bucket` (a bucket past the last is read as the last).
-    /// `us` is the side to move's accumulator.
+    /// `us` is the side to move's accumulator. An SCReLU net without hidden
+    /// layers fills only [`Scratch::transformed`]: its output layer reads the
+    /// full squares, not those bytes (see [`super::activation`]).
     pub fn forward(
         &self,
         kernel: Kernel,

@@ -39,10 +39,10 @@ pub const CHUNK: usize = 256;
 #[derive(Default)]
 pub struct Workspace {
     /// `n * 2 * half`: accumulators, then their gradients (nets with hidden
-    /// layers).
+    /// layers, an SCReLU transformer or output buckets).
     acc: Vec<f32>,
     /// `n * 2 * half` ClippedReLU masks and `n` output gradients: the
-    /// accumulators' gradients of a net without hidden layers ([`single`]).
+    /// accumulators' gradients of a plain net without hidden layers ([`single`]).
     masks: Vec<u8>,
     dys: Vec<f32>,
     /// The batch's features grouped by transformer row.
