@@ -1,7 +1,8 @@
 //! Evaluation speed: full refresh + forward, and incremental update + forward, for
 //! HalfKP 256x2-32-32, All 768->512x2-32-1 and the default net's shape All
 //! 768->512x2->1 (no hidden layer; a random net of that shape and, when the
-//! repository has it, `nets/default.nnue` itself), per SIMD kernel.
+//! repository has it, `nets/default.nnue` itself), and that shape with SCReLU,
+//! with 8 material output buckets and with both, per SIMD kernel.
 //!
 //! Run: `cargo bench -p nnue-core --bench nnue` (plain release flags: the kernel is
 //! chosen at run time). Results go to docs/BENCHMARKS-nnue.md.
@@ -12,7 +13,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use nnue_core::nnue::random::splitmix64_finalize;
-use nnue_core::nnue::{random_network, AccumulatorStack, Architecture, Kernel, Network};
+use nnue_core::nnue::{
+    random_network, AccumulatorStack, Activation, Architecture, Kernel, Network,
+};
 use shakmaty::{Chess, Move, Position};
 
 /// The embedded default net, relative to this crate.
@@ -250,6 +253,29 @@ fn main() {
     let all_linear = Architecture::new("All", 512, &[]).expect("arch");
     let all_linear = Arc::new(random_network(&all_linear, 7).expect("net"));
     bench("All 768->512x2->1", all_linear, &games);
+    for (name, activation, buckets) in [
+        (
+            "All 768->512x2->1 screlu",
+            Activation::SquaredClippedRelu,
+            1,
+        ),
+        ("All 768->512x2->1 buckets=8", Activation::ClippedRelu, 8),
+        (
+            "All 768->512x2->1 screlu b=8",
+            Activation::SquaredClippedRelu,
+            8,
+        ),
+    ] {
+        let arch = Architecture::new("All", 512, &[])
+            .expect("arch")
+            .with_activation(activation)
+            .with_output_buckets(buckets);
+        bench(
+            name,
+            Arc::new(random_network(&arch, 7).expect("net")),
+            &games,
+        );
+    }
     // The trained default net: its weights (and so the accumulators' signs) are
     // those the engine really evaluates with.
     let default = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_NET);

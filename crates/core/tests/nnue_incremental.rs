@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use nnue_core::features::{BoardChange, FeatureDelta, FeatureSet, MoveContext};
 use nnue_core::nnue::random::splitmix64_finalize;
-use nnue_core::nnue::{random_network, AccumulatorStack, Architecture, Kernel};
+use nnue_core::nnue::{random_network, AccumulatorStack, Activation, Architecture, Kernel};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
@@ -212,9 +212,23 @@ fn incremental_equals_refresh_for_every_set_and_kernel() {
         ("All+MC", 16, &[8]),
         ("All+T", 16, &[8]),
     ];
+    // SCReLU and output buckets, without and with a hidden layer.
+    let extra: [(&str, usize, &[usize], Activation, usize); 4] = [
+        ("All", 64, &[], Activation::SquaredClippedRelu, 1),
+        ("All", 64, &[], Activation::ClippedRelu, 8),
+        ("HalfKP", 32, &[], Activation::SquaredClippedRelu, 8),
+        ("All", 48, &[8], Activation::SquaredClippedRelu, 8),
+    ];
+    let arches = cases
+        .iter()
+        .map(|&(spec, half, hidden)| (spec, half, hidden, Activation::ClippedRelu, 1))
+        .chain(extra);
     let kernels = Kernel::available();
-    for (k, (spec, half, hidden)) in cases.iter().enumerate() {
-        let arch = Architecture::new(spec, *half, hidden).unwrap();
+    for (k, (spec, half, hidden, activation, buckets)) in arches.enumerate() {
+        let arch = Architecture::new(spec, half, hidden)
+            .unwrap()
+            .with_activation(activation)
+            .with_output_buckets(buckets);
         let net = Arc::new(random_network(&arch, 100 + k as u64).unwrap());
         let mut stacks: Vec<AccumulatorStack> = kernels
             .iter()

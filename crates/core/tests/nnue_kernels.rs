@@ -185,7 +185,7 @@ fn network_is_shareable_and_scratch_is_checked() {
     );
     // A scratch of network `a` used with `b` is rebuilt, not a panic.
     let mut scratch = a.scratch();
-    let raw = b.forward(Kernel::detect(), &us, &them, &mut scratch);
+    let raw = b.forward(Kernel::detect(), &us, &them, 0, &mut scratch);
     assert_eq!(raw / 16, nnue_core::nnue::evaluate(&b, &pos));
 }
 
@@ -270,6 +270,15 @@ fn narrow_update_and_clamped_dot_agree_with_scalar() {
                     dot,
                     Kernel::Scalar.clamped_dot(&apart, weights),
                     "fused dot {kernel:?} len {len} {rm:?}"
+                );
+                let mut squared = vec![0i16; len];
+                let dot =
+                    kernel.update_narrow_screlu_dot(&mut squared, &acc, &narrow, rm, ad, weights);
+                assert_eq!(squared, apart, "fused SCReLU update {kernel:?} len {len}");
+                assert_eq!(
+                    dot,
+                    Kernel::Scalar.screlu_dot(&apart, weights),
+                    "fused SCReLU dot {kernel:?} len {len} {rm:?}"
                 );
             }
             // Unequal lengths use the shorter; bad rows count as zero.

@@ -119,7 +119,7 @@ fn forward_pass_is_exposed_layer_by_layer() {
         let (mut us, mut them) = (vec![0i16; m], vec![0i16; m]);
         net.refresh(kernel, pos.board(), pos.turn(), &mut features, &mut us);
         net.refresh(kernel, pos.board(), !pos.turn(), &mut features, &mut them);
-        let raw = net.forward(kernel, &us, &them, &mut scratch);
+        let raw = net.forward(kernel, &us, &them, 0, &mut scratch);
         let input: Vec<u8> = us
             .iter()
             .chain(&them)

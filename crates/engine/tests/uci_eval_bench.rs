@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use nnue_core::nnue::sha256::stockfish_name;
-use nnue_core::nnue::{random_network, Architecture};
+use nnue_core::nnue::{random_network, Activation, Architecture};
 use nnue_engine::default_net;
 use support::{test_data_text, Engine};
 
@@ -237,4 +237,69 @@ fn evalbench_with_the_default_net_is_pinned() {
     assert_eq!(eval_bench_figure(&text, "Evaluations "), 13_560, "{text}");
     assert_eq!(eval_bench_figure(&text, "Sum of values"), 999_874, "{text}");
     assert!(eval_bench_figure(&text, "Evaluations/second") > 0, "{text}");
+}
+
+#[test]
+fn evalfile_loads_screlu_and_bucketed_nets() {
+    let dir = std::env::temp_dir().join(format!("nnue-screlu-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Four pieces (bucket 0 of 8) and all 32 (bucket 7).
+    let fens = [
+        "8/5k2/8/3p4/3P4/8/2K5/8 w - - 0 1",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    ];
+    for (name, activation, buckets, summary) in [
+        (
+            "screlu",
+            Activation::SquaredClippedRelu,
+            1,
+            "All 768->64x2-1 screlu",
+        ),
+        (
+            "buckets",
+            Activation::ClippedRelu,
+            8,
+            "All 768->64x2-1 buckets=8",
+        ),
+        (
+            "both",
+            Activation::SquaredClippedRelu,
+            8,
+            "All 768->64x2-1 screlu buckets=8",
+        ),
+    ] {
+        let arch = Architecture::new("All", 64, &[])
+            .unwrap()
+            .with_activation(activation)
+            .with_output_buckets(buckets);
+        let net = random_network(&arch, 5).unwrap();
+        let path = dir.join(format!("{name}.nnue"));
+        net.save(&path).unwrap();
+        let mut e = Engine::start();
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let ready = e.sync();
+        assert!(ready.iter().any(|l| l.contains(summary)), "{ready:?}");
+        for fen in fens {
+            let p: shakmaty::Chess = fen
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap();
+            let expected = nnue_core::nnue::evaluate(&net, &p);
+            e.send(&format!("position fen {fen}"));
+            e.send("eval");
+            let lines = e.until(LONG, |l| {
+                l.starts_with("NNUE evaluation") && l.contains("pawns")
+            });
+            let want = format!("NNUE evaluation {expected} (side to move, internal units)");
+            assert!(
+                lines.contains(&want),
+                "{name}: want {want:?}, got {lines:?}"
+            );
+        }
+        e.send("go depth 5");
+        e.until(LONG, |l| l.starts_with("bestmove"));
+        e.quit();
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

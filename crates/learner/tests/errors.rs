@@ -195,6 +195,18 @@ fn bad_options_are_usage_errors() {
     );
     fails(
         &out,
+        &["--train", s, "--activation", "relu"],
+        2,
+        &["unknown activation 'relu' (expected crelu or screlu)"],
+    );
+    fails(
+        &out,
+        &["--train", s, "--output-buckets", "3"],
+        2,
+        &["3 output buckets (expected one of 1, 2, 4, 8, 16, 32)"],
+    );
+    fails(
+        &out,
         &["--train", s, "--lambda", "1.5"],
         2,
         &["--lambda 1.5"],
@@ -418,6 +430,23 @@ fn a_bad_init_net_is_one_clear_line() {
             &wide,
             "transformer 32x2, training uses 16x2 (--ft-size)",
             "hidden layers 4,4, training uses 4 (--hidden)",
+        ],
+    );
+    let variant = dir.join("variant.nnue");
+    let arch = Architecture::new("All", 16, &[4])
+        .unwrap()
+        .with_activation(nnue_core::nnue::Activation::SquaredClippedRelu)
+        .with_output_buckets(8);
+    random_network(&arch, 1).unwrap().save(&variant).unwrap();
+    let v = variant.to_str().unwrap();
+    fails(
+        &out,
+        &["--train", s, "--init-net", v],
+        1,
+        &[
+            v,
+            "activation screlu, training uses crelu (--activation)",
+            "8 output buckets, training uses 1 (--output-buckets)",
         ],
     );
     // nodchip's name for the net a run starts from.

@@ -4,7 +4,7 @@
 mod common;
 
 use nnue_core::data::{BinReader, ReaderOptions};
-use nnue_core::nnue::{Kernel, Network};
+use nnue_core::nnue::{Kernel, Network, ParameterKind};
 use nnue_learner::model::{Extractor, Model, ModelShape, Trace, NET_TO_INTERNAL};
 
 /// End-to-end tolerance between the float model's value and the quantized
@@ -35,11 +35,11 @@ fn compare(shape: ModelShape, seed: u64, tol: &Tolerance) -> (f64, f64) {
         let record = reader.get(i).unwrap();
         let pos = &record.position;
         extractor.rows(&pos.board, pos.turn, &mut stm, &mut nstm);
-        let y = model.forward(&stm, &nstm, &mut trace);
+        let y = model.forward(&stm, &nstm, 0, &mut trace);
         let (mut us, mut them) = (vec![0i16; half], vec![0i16; half]);
         net.refresh(kernel, &pos.board, pos.turn, &mut feats, &mut us);
         net.refresh(kernel, &pos.board, !pos.turn, &mut feats, &mut them);
-        let raw = net.forward(kernel, &us, &them, &mut scratch);
+        let raw = net.forward(kernel, &us, &them, 0, &mut scratch);
         // Accumulators: each weight and the bias round by at most ½ at scale 127.
         let real = [stm.len(), nstm.len()];
         for (p, acc) in [&us, &them].into_iter().enumerate() {
@@ -129,6 +129,87 @@ fn float_and_integer_forward_agree_layer_by_layer() {
     }
     let factorized = ModelShape::new("King-All", 32, &[8], true).unwrap();
     compare(factorized, 4, &tol);
+}
+
+/// `model` with every parameter moved onto the file's grid (quantized and
+/// back), so the float model and the exported net hold the same values.
+fn on_file_grid(model: &Model) -> Model {
+    let mut grid = model.clone();
+    let round = |values: &mut [f32], kind: ParameterKind| {
+        values.iter_mut().for_each(|x| *x = kind.rounded(*x));
+    };
+    round(&mut grid.ft_w, ParameterKind::Transformer);
+    round(&mut grid.ft_b, ParameterKind::Transformer);
+    let layers = grid.dense.len();
+    for (k, dense) in grid.dense.iter_mut().enumerate() {
+        let (weights, biases) = ParameterKind::of_layer(k, layers);
+        round(&mut dense.wt, weights);
+        round(&mut dense.b, biases);
+    }
+    grid
+}
+
+/// The largest and the mean |integer − float| value (internal units) of
+/// `model`'s exported net over 200 sample positions, the integer value through
+/// the engine's evaluation (its output bucket included).
+fn value_differences(model: &Model) -> (f64, f64) {
+    let extractor = Extractor::new(&model.shape);
+    let (net, report) = model.export().unwrap();
+    assert_eq!(report.clamped(), 0);
+    let reader = BinReader::open(&[common::sample_bin()], ReaderOptions::default()).unwrap();
+    let mut trace = Trace::new(model);
+    let (mut stm, mut nstm) = (Vec::new(), Vec::new());
+    let (mut worst, mut total, mut count) = (0.0f64, 0.0f64, 0.0f64);
+    for i in (0..3000).step_by(15) {
+        let pos = reader.get(i).unwrap().position;
+        extractor.rows(&pos.board, pos.turn, &mut stm, &mut nstm);
+        let bucket = extractor.bucket(&pos.board);
+        let float = model.forward(&stm, &nstm, bucket, &mut trace);
+        let float = f64::from(float) * f64::from(NET_TO_INTERNAL);
+        let int = f64::from(net.evaluate_board(Kernel::detect(), &pos.board, pos.turn));
+        let diff = (int - float).abs();
+        worst = worst.max(diff);
+        total += diff;
+        count += 1.0;
+    }
+    (worst, total / count)
+}
+
+#[test]
+fn screlu_and_bucketed_nets_agree_with_the_float_model() {
+    use nnue_core::nnue::Activation::{ClippedRelu, SquaredClippedRelu};
+    // With the float parameters on the file's grid, a net without hidden
+    // layers computes the float value exactly but for truncations: Σ c²·w / 127
+    // (< 1 raw unit), then raw / 16 (< 1 internal unit), so within 1 + 1/16.
+    const EXACT: f64 = 1.0 + 1.0 / 16.0;
+    // With a hidden layer, the transformed input c² / 127 and the hidden
+    // layer's >> 6 truncate too: within the 24 units the ClippedReLU nets are
+    // held to (`float_and_integer_forward_agree_layer_by_layer`).
+    const HIDDEN: f64 = 24.0;
+    for (spec, half, hidden, activation, buckets) in [
+        ("All", 256, &[][..], ClippedRelu, 1),
+        ("All", 256, &[][..], SquaredClippedRelu, 1),
+        ("All", 256, &[][..], ClippedRelu, 8),
+        ("All", 256, &[][..], SquaredClippedRelu, 8),
+        ("HalfKP", 64, &[][..], SquaredClippedRelu, 8),
+        ("All", 64, &[16][..], SquaredClippedRelu, 8),
+    ] {
+        let shape = ModelShape::new(spec, half, hidden, false)
+            .unwrap()
+            .with_output(activation, buckets)
+            .unwrap();
+        let summary = shape.arch.summary();
+        let extractor = Extractor::new(&shape);
+        let model = Model::new(shape, 9, extractor.max_rows());
+        let (raw_worst, raw_mean) = value_differences(&model);
+        let (worst, mean) = value_differences(&on_file_grid(&model));
+        eprintln!(
+            "{summary}: worst {worst:.2}, mean {mean:.2} internal units on the grid; \
+             {raw_worst:.2} and {raw_mean:.2} off it"
+        );
+        let tolerance = if hidden.is_empty() { EXACT } else { HIDDEN };
+        assert!(worst <= tolerance, "{summary}: worst {worst}, mean {mean}");
+    }
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Gradient checks: every loss's dL/dv and every layer's gradient (transformer
-//! rows and biases, hidden and output layers, the factoriser's virtual rows)
-//! against central finite differences of an independent f64 forward pass.
+//! rows and biases, hidden and output layers, the factoriser's virtual rows,
+//! SCReLU transformers and material output buckets) against central finite
+//! differences of an independent f64 forward pass.
 //!
 //! The trainer's gradient is read back through one plain SGD step with rate 1
 //! (`w_new = w − g`), so the real training path — chunked backward, rows grouped
@@ -8,6 +9,7 @@
 
 mod common;
 
+use nnue_core::nnue::Activation;
 use nnue_learner::data::SparseBatch;
 use nnue_learner::loss::{LossKind, LossParams, PowerParams, Target, DEFAULT_COEFFICIENT};
 use nnue_learner::model::{Model, ModelShape, NET_TO_INTERNAL};
@@ -79,6 +81,7 @@ fn elmo_is_cross_entropy_of_the_mixed_target() {
 /// Independent f64 forward: the loss mean over `batch`.
 fn reference_loss(model: &Model, batch: &SparseBatch, p: &LossParams) -> f64 {
     let half = model.shape.half();
+    let squared = model.shape.arch.activation == Activation::SquaredClippedRelu;
     let mut total = 0.0;
     for i in 0..batch.len() {
         let (stm, nstm) = batch.rows(i);
@@ -89,7 +92,8 @@ fn reference_loss(model: &Model, batch: &SparseBatch, p: &LossParams) -> f64 {
                 for &r in rows {
                     a += f64::from(model.ft_w[r as usize * half + k]);
                 }
-                x.push(a.clamp(0.0, 1.0));
+                let clipped = a.clamp(0.0, 1.0);
+                x.push(if squared { clipped * clipped } else { clipped });
             }
         }
         let last = model.dense.len() - 1;
@@ -106,7 +110,7 @@ fn reference_loss(model: &Model, batch: &SparseBatch, p: &LossParams) -> f64 {
                 y
             };
         }
-        let v = x[0] * f64::from(NET_TO_INTERNAL);
+        let v = x[batch.bucket(i)] * f64::from(NET_TO_INTERNAL);
         total += p.eval(v, batch.targets[i], 1.0).0;
     }
     total / batch.len() as f64
@@ -255,6 +259,32 @@ fn every_layer_gradient_matches_finite_differences() {
     let rows: Vec<usize> = batch.rows(0).0.iter().map(|&r| r as usize).collect();
     for kind in [LossKind::Elmo, LossKind::MseValue, LossKind::Thesis] {
         check_model(&model, &batch, &params(kind), &rows);
+    }
+}
+
+#[test]
+fn screlu_and_bucket_gradients_match_finite_differences() {
+    for (hidden, activation, buckets) in [
+        (&[][..], Activation::SquaredClippedRelu, 1),
+        (&[][..], Activation::ClippedRelu, 8),
+        (&[8][..], Activation::SquaredClippedRelu, 8),
+    ] {
+        let shape = ModelShape::new("All", 16, hidden, false)
+            .unwrap()
+            .with_output(activation, buckets)
+            .unwrap();
+        let model = Model::new(shape.clone(), 5, 32);
+        let batch = common::sample_batch(&shape, 24, 97);
+        let used: std::collections::BTreeSet<usize> =
+            (0..batch.len()).map(|i| batch.bucket(i)).collect();
+        assert!(
+            buckets == 1 || used.len() > 2,
+            "the batch spans few buckets: {used:?}"
+        );
+        let rows: Vec<usize> = batch.rows(0).0.iter().map(|&r| r as usize).collect();
+        for kind in [LossKind::Elmo, LossKind::MseValue] {
+            check_model(&model, &batch, &params(kind), &rows);
+        }
     }
 }
 

@@ -43,6 +43,23 @@ fn loading_inverts_the_export_for_every_architecture() {
 }
 
 #[test]
+fn screlu_and_bucketed_nets_load_and_export_back() {
+    use nnue_core::nnue::Activation;
+    for hidden in [&[][..], &[8][..]] {
+        let shape = ModelShape::new("All", 32, hidden, false)
+            .unwrap()
+            .with_output(Activation::SquaredClippedRelu, 8)
+            .unwrap();
+        let extractor = Extractor::new(&shape);
+        let (net, _) = Model::new(shape.clone(), 6, extractor.max_rows())
+            .export()
+            .unwrap();
+        let model = assert_round_trip(&net, &shape);
+        assert_eq!(model.dense[hidden.len()].outputs, 8);
+    }
+}
+
+#[test]
 fn stockfish_12_random_halfkp_round_trips() {
     // The reference generator's net (make_random_halfkp.py, seed 20201002; see
     // tests/data/README.md), whose Stockfish 12 evaluations tests/data holds.

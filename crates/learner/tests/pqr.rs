@@ -97,7 +97,8 @@ fn learn_ok(args: &[String], more: &[&str]) -> String {
 fn value(model: &Model, extractor: &Extractor, pos: &Chess) -> f32 {
     let (mut stm, mut nstm) = (Vec::new(), Vec::new());
     extractor.rows(pos.board(), pos.turn(), &mut stm, &mut nstm);
-    model.forward(&stm, &nstm, &mut Trace::new(model)) * NET_TO_INTERNAL
+    let bucket = extractor.bucket(pos.board());
+    model.forward(&stm, &nstm, bucket, &mut Trace::new(model)) * NET_TO_INTERNAL
 }
 
 fn triplets(source: &DataSource, seed: u64) -> Vec<Triplet> {

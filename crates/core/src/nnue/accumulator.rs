@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use shakmaty::{Board, Chess, Color, Move, Position};
 
+use super::activation::{Activation, QA};
 use super::aligned::Aligned;
 use super::network::{Network, Scratch};
 use super::simd::Kernel;
@@ -206,7 +207,8 @@ impl AccumulatorStack {
             "AccumulatorStack::evaluate: position differs from the pushed line"
         );
         self.prepare_parent();
-        if let Some(raw) = self.evaluate_child(pos.turn()) {
+        let bucket = self.net.bucket(pos.board());
+        if let Some(raw) = self.evaluate_child(pos.turn(), bucket) {
             return raw / FV_SCALE;
         }
         for perspective in COLORS {
@@ -219,7 +221,9 @@ impl AccumulatorStack {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        self.net.output(self.kernel, us, them, &mut self.scratch) / FV_SCALE
+        self.net
+            .output(self.kernel, us, them, bucket, &mut self.scratch)
+            / FV_SCALE
     }
 
     /// Before the fused child evaluation: when the top entry is not computed and
@@ -231,7 +235,7 @@ impl AccumulatorStack {
         if top == 0
             || self.entries[top - 1].computed == [true; 2]
             || self.entries[top].computed != [false; 2]
-            || self.net.linear_narrow().is_none()
+            || self.net.linear_narrow(0).is_none()
         {
             return;
         }
@@ -250,9 +254,11 @@ impl AccumulatorStack {
     /// The common case of a search, done in one fused pass per perspective: the
     /// top entry is a child of a computed entry, its move needs no refresh, and
     /// the net has no hidden layer and int8 rows; the update then also yields the
-    /// output (`Kernel::update_narrow_dot`), so the new accumulators are never
-    /// read back. The raw output, or `None` when the case does not apply.
-    fn evaluate_child(&mut self, turn: Color) -> Option<i32> {
+    /// output (`Kernel::update_narrow_dot`, or `update_narrow_screlu_dot` whose
+    /// sum is divided by `QA` once), so the new accumulators are never
+    /// read back. The raw output of output bucket `bucket`, or `None` when the
+    /// case does not apply.
+    fn evaluate_child(&mut self, turn: Color, bucket: usize) -> Option<i32> {
         let AccumulatorStack {
             net,
             kernel,
@@ -262,7 +268,7 @@ impl AccumulatorStack {
             ..
         } = self;
         let (top, kernel) = (*top, *kernel);
-        let linear = net.linear_narrow()?;
+        let linear = net.linear_narrow(bucket)?;
         if top == 0 || entries[top].computed != [false; 2] || entries[top - 1].computed != [true; 2]
         {
             return None;
@@ -275,7 +281,7 @@ impl AccumulatorStack {
         if contexts.iter().any(|mv| set.needs_refresh(mv)) {
             return None;
         }
-        let mut sum = linear.bias;
+        let mut dots = 0i32;
         for mv in &contexts {
             let p = perspective_index(mv.perspective);
             let weights = if mv.perspective == turn {
@@ -290,11 +296,21 @@ impl AccumulatorStack {
             delta.clear();
             set.changed(mv, delta);
             let (removed, added) = (&delta.removed[..], &delta.added[..]);
-            let dot = kernel.update_narrow_dot(dst, src, linear.rows, removed, added, weights);
-            sum = sum.wrapping_add(dot);
+            let dot = match linear.activation {
+                Activation::ClippedRelu => {
+                    kernel.update_narrow_dot(dst, src, linear.rows, removed, added, weights)
+                }
+                Activation::SquaredClippedRelu => {
+                    kernel.update_narrow_screlu_dot(dst, src, linear.rows, removed, added, weights)
+                }
+            };
+            dots = dots.wrapping_add(dot);
         }
         cur.computed = [true; 2];
-        Some(sum)
+        Some(match linear.activation {
+            Activation::ClippedRelu => linear.bias.wrapping_add(dots),
+            Activation::SquaredClippedRelu => linear.bias.wrapping_add(dots / QA),
+        })
     }
 
     /// The accumulator of `perspective` at the top (computing it if needed); for

@@ -26,7 +26,20 @@
 //! file whose description says `MB` or `MC` is read as the thesis block when its
 //! hash says so, and as `MBp`/`MCp` otherwise (for `MC` its feature count, 160
 //! instead of 206, tells as well).
+//!
+//! # SCReLU and output buckets
+//! Two additions Stockfish 12 does not have, written only when a net uses them,
+//! so every other description (and hash) is unchanged. A transformer with the
+//! squared clipped ReLU ([`Activation`]) wraps the slice:
+//! `…(SCReLU[<2M>](InputSlice[<2M>(0:<2M>)]))`, and its network hash chains
+//! [`SCRELU_HASH`] after the slice's. A net with `B > 1` output buckets
+//! ([`super::buckets`]) has an output layer of `B` outputs wrapped as
+//! `Network=MaterialBuckets[<B>](AffineTransform[<B><-…](…))`, and its network
+//! hash is xored with [`BUCKETS_HASH`]` + B` last. E.g. an All 768→512x2→1 net with both:
+//! `Features=All[768->512x2],Network=MaterialBuckets[8](AffineTransform[8<-1024](SCReLU[1024](InputSlice[1024(0:1024)])))`.
 
+use super::activation::Activation;
+use super::buckets;
 use crate::features::{FeatureSet, FeatureSetError};
 
 /// Why sizes or a description do not make a supported architecture.
@@ -51,6 +64,9 @@ pub enum ArchitectureError {
     /// More hidden layers than the reader accepts.
     #[error("{0} hidden layers (at most {MAX_HIDDEN_LAYERS})")]
     TooManyLayers(usize),
+    /// An output bucket count that does not split the piece counts evenly.
+    #[error("{0} output buckets (expected one of 1, 2, 4, 8, 16, 32)")]
+    OutputBuckets(usize),
     /// The description is not in the form [`Architecture::description`] writes.
     #[error("{0}")]
     Malformed(&'static str),
@@ -73,6 +89,15 @@ pub const VERSION: u32 = 0x7AF3_2F16;
 pub const HALFKP_FEATURE_HASH: u32 = 0x5D69_D5B9 ^ 1;
 /// Longest description accepted when reading (Stockfish's is 177 bytes).
 pub const MAX_DESCRIPTION_LEN: usize = 4096;
+/// Network hash term of an SCReLU transformer: FNV-1a of `SCReLU`.
+pub const SCRELU_HASH: u32 = 0xACD6_612D;
+/// Network hash term of material output buckets (plus their count): FNV-1a of
+/// `MaterialBuckets`.
+pub const BUCKETS_HASH: u32 = 0x92A3_AED7;
+/// The description's marker of an SCReLU transformer.
+const SCRELU_TAG: &str = "SCReLU[";
+/// The description's marker of material output buckets.
+const BUCKETS_TAG: &str = "Network=MaterialBuckets[";
 
 /// The three hashes written into a file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -96,6 +121,10 @@ pub struct Architecture {
     pub half_dims: usize,
     /// Hidden layer widths, first to last (Stockfish 12: `[32, 32]`).
     pub hidden: Vec<usize>,
+    /// The transformer's activation (ClippedReLU unless the net says SCReLU).
+    pub activation: Activation,
+    /// Output layers picked by material ([`super::buckets`]); 1 for a plain net.
+    pub output_buckets: usize,
 }
 
 /// Rows of int8 weights are padded to a multiple of 32 inputs, as Stockfish does.
@@ -121,6 +150,21 @@ fn clipped_relu_hash(prev: u32) -> u32 {
     0x538D_24C7u32.wrapping_add(prev)
 }
 
+/// The bucket count a description states (`Network=MaterialBuckets[<B>](…)`),
+/// 1 when it has none.
+fn described_buckets(description: &str) -> Result<usize, ArchitectureError> {
+    let Some(at) = description.find(BUCKETS_TAG) else {
+        return Ok(1);
+    };
+    let rest = &description[at + BUCKETS_TAG.len()..];
+    let end = rest
+        .find(']')
+        .ok_or(ArchitectureError::Malformed("MaterialBuckets without ']'"))?;
+    rest[..end]
+        .parse()
+        .map_err(|_| ArchitectureError::BadSize(rest[..end].to_string()))
+}
+
 impl Architecture {
     /// Stockfish 12's HalfKP 256x2-32-32.
     pub fn halfkp_256() -> Architecture {
@@ -129,6 +173,8 @@ impl Architecture {
             inputs: 41024,
             half_dims: 256,
             hidden: vec![32, 32],
+            activation: Activation::ClippedRelu,
+            output_buckets: 1,
         }
     }
 
@@ -145,14 +191,31 @@ impl Architecture {
             inputs: set.size(),
             half_dims,
             hidden: hidden.to_vec(),
+            activation: Activation::ClippedRelu,
+            output_buckets: 1,
         })
     }
 
-    /// `(inputs, outputs)` of every affine layer, hidden ones first, output last.
+    /// This architecture with the transformer activation `activation`.
+    pub fn with_activation(self, activation: Activation) -> Architecture {
+        Architecture { activation, ..self }
+    }
+
+    /// This architecture with `count` material output buckets (1: none).
+    pub fn with_output_buckets(self, count: usize) -> Architecture {
+        Architecture {
+            output_buckets: count,
+            ..self
+        }
+    }
+
+    /// `(inputs, outputs)` of every affine layer, hidden ones first, output last
+    /// (one output per bucket).
     pub fn affine_layers(&self) -> Vec<(usize, usize)> {
         let mut layers = Vec::with_capacity(self.hidden.len() + 1);
         let mut prev = 2 * self.half_dims;
-        for &h in self.hidden.iter().chain(std::iter::once(&1)) {
+        let output = [self.output_buckets];
+        for &h in self.hidden.iter().chain(&output) {
             layers.push((prev, h));
             prev = h;
         }
@@ -178,12 +241,18 @@ impl Architecture {
     fn description_named(&self, feature_name: &str) -> String {
         let slice = 2 * self.half_dims;
         let mut net = format!("InputSlice[{slice}(0:{slice})]");
+        if self.activation == Activation::SquaredClippedRelu {
+            net = format!("{SCRELU_TAG}{slice}]({net})");
+        }
         let layers = self.affine_layers();
         for (i, &(inputs, outputs)) in layers.iter().enumerate() {
             net = format!("AffineTransform[{outputs}<-{inputs}]({net})");
             if i + 1 < layers.len() {
                 net = format!("ClippedReLU[{outputs}]({net})");
             }
+        }
+        if self.output_buckets > 1 {
+            net = format!("MaterialBuckets[{}]({net})", self.output_buckets);
         }
         format!(
             "Features={}[{}->{}x2],Network={}",
@@ -230,17 +299,25 @@ impl Architecture {
                 .ok_or(Malformed("AffineTransform without '<-'"))?;
             outputs_outer_first.push(number(&scan[..end])?);
         }
-        if outputs_outer_first.first() != Some(&1) {
+        let output_buckets = described_buckets(description)?;
+        if outputs_outer_first.first() != Some(&output_buckets) {
             return Err(Malformed(
-                "the outermost layer must be AffineTransform[1<-…]",
+                "the outermost layer must be AffineTransform[<buckets><-…] (1 without buckets)",
             ));
         }
         let hidden: Vec<usize> = outputs_outer_first[1..].iter().rev().copied().collect();
+        let activation = if description.contains(SCRELU_TAG) {
+            Activation::SquaredClippedRelu
+        } else {
+            Activation::ClippedRelu
+        };
         let arch = Architecture {
             feature_set,
             inputs,
             half_dims,
             hidden,
+            activation,
+            output_buckets,
         };
         // A file written when `MB`/`MC` named today's `MBp`/`MCp` says `MC` with
         // 160 features: read it as the block it was written for.
@@ -296,14 +373,32 @@ impl Architecture {
         if self.hidden.len() > MAX_HIDDEN_LAYERS {
             return Err(ArchitectureError::TooManyLayers(self.hidden.len()));
         }
+        if !buckets::valid_count(self.output_buckets) {
+            return Err(ArchitectureError::OutputBuckets(self.output_buckets));
+        }
         Ok(())
     }
 
-    /// Short form such as `HalfKP 41024->256x2-32-32-1`.
+    /// Short form such as `HalfKP 41024->256x2-32-32-1`, followed by
+    /// ` screlu` and ` buckets=<B>` for the nets that have them.
     pub fn summary(&self) -> String {
         let mut s = format!("{} {}->{}x2", self.feature_set, self.inputs, self.half_dims);
         for h in self.hidden.iter().chain(std::iter::once(&1)) {
             s.push_str(&format!("-{h}"));
+        }
+        s.push_str(&self.options_suffix());
+        s
+    }
+
+    /// ` screlu` and ` buckets=<B>` for the options a net uses (empty for a
+    /// plain net), as [`Self::summary`] ends.
+    pub fn options_suffix(&self) -> String {
+        let mut s = String::new();
+        if self.activation != Activation::ClippedRelu {
+            s.push_str(&format!(" {}", self.activation));
+        }
+        if self.output_buckets > 1 {
+            s.push_str(&format!(" buckets={}", self.output_buckets));
         }
         s
     }
@@ -319,11 +414,17 @@ impl Architecture {
         let transformer = feature ^ slice;
         let layers = self.affine_layers();
         let mut network = 0xEC42_E90Du32 ^ slice;
+        if self.activation == Activation::SquaredClippedRelu {
+            network = SCRELU_HASH.wrapping_add(network);
+        }
         for (i, &(_, outputs)) in layers.iter().enumerate() {
             network = affine_hash(network, outputs);
             if i + 1 < layers.len() {
                 network = clipped_relu_hash(network);
             }
+        }
+        if self.output_buckets > 1 {
+            network ^= BUCKETS_HASH.wrapping_add(self.output_buckets as u32);
         }
         Hashes {
             file: transformer ^ network,

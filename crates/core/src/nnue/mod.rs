@@ -1,11 +1,14 @@
 //! The quantized NNUE: architecture and hashes ([`arch`]), `.nnue` reading and
 //! writing ([`io`]), the network and its forward pass ([`network`]), float ↔ int
 //! mapping ([`quant`]), SIMD kernels ([`simd`]), the incremental accumulator stack
-//! ([`accumulator`]) and reproducible random nets ([`random`]).
+//! ([`accumulator`]), reproducible random nets ([`random`]), the transformer's
+//! activation ([`activation`]) and material output buckets ([`buckets`]).
 
 pub mod accumulator;
+pub mod activation;
 pub mod aligned;
 pub mod arch;
+pub mod buckets;
 pub mod error;
 pub mod io;
 pub mod network;
@@ -16,6 +19,7 @@ pub mod sha256;
 pub mod simd;
 
 pub use accumulator::AccumulatorStack;
+pub use activation::Activation;
 pub use arch::{Architecture, ArchitectureError, Hashes};
 pub use error::NetworkError;
 pub use network::{AffineLayer, Network, Scratch};

@@ -2,6 +2,7 @@
 
 use shakmaty::{Board, Color};
 
+use super::activation::{Activation, QA};
 use super::aligned::Aligned;
 use super::arch::{padded, Architecture, Hashes};
 use super::error::NetworkError;
@@ -53,6 +54,7 @@ pub struct Network {
 
 /// See [`Network::linear_narrow`].
 pub(crate) struct LinearNarrow<'a> {
+    pub(crate) activation: Activation,
     pub(crate) rows: &'a [i8],
     pub(crate) bias: i32,
     pub(crate) us: &'a [i8],
@@ -71,8 +73,9 @@ pub struct Scratch {
 /// [`Scratch`] holds every intermediate value, so a float model can be compared
 /// with the quantized one one layer at a time.
 impl Scratch {
-    /// The transformed input: clamped accumulators, side to move's half first
-    /// (`2 * half_dims` values in `0..=127`).
+    /// The transformed input: clamped accumulators (squared and divided by 127
+    /// for SCReLU), side to move's half first (`2 * half_dims` values in
+    /// `0..=127`).
     pub fn transformed(&self, half_dims: usize) -> &[u8] {
         self.input.get(..2 * half_dims).unwrap_or(&[])
     }
@@ -229,6 +232,12 @@ impl Network {
         self.arch.half_dims
     }
 
+    /// The output bucket that evaluates `board` (0 for a net without buckets).
+    #[inline]
+    pub fn bucket(&self, board: &Board) -> usize {
+        super::buckets::material_bucket(board, self.arch.output_buckets)
+    }
+
     /// Transformer biases.
     pub fn ft_biases(&self) -> &[i16] {
         &self.ft_biases
@@ -302,47 +311,93 @@ impl Network {
         }
     }
 
+    /// The output bias and the weights of the side to move's and the other
+    /// accumulator of `bucket`, for a net without hidden layers (`None` for
+    /// another net; a bucket past the last is read as the last).
+    #[inline]
+    fn linear_output(&self, bucket: usize) -> Option<(i32, &[i8], &[i8])> {
+        let m = self.arch.half_dims;
+        let [output] = self.layers.as_slice() else {
+            return None;
+        };
+        let bucket = bucket.min(output.outputs.saturating_sub(1));
+        let start = bucket * output.row_len();
+        let row = output.weights.get(start..start + 2 * m)?;
+        let (us, them) = row.split_at(m);
+        Some((output.biases.get(bucket).copied().unwrap_or(0), us, them))
+    }
+
     /// For a net without hidden layers whose rows have an int8 copy, what the
-    /// fused incremental evaluation needs: the int8 rows, the output bias and the
-    /// output weights of the side to move's and the other accumulator.
+    /// fused incremental evaluation needs: the activation, the int8 rows, and
+    /// the output bias and weights of `bucket`.
     #[inline]
-    pub(crate) fn linear_narrow(&self) -> Option<LinearNarrow<'_>> {
-        let m = self.arch.half_dims;
-        match (self.layers.as_slice(), &self.ft_narrow) {
-            ([output], Some(rows)) if output.weights.len() >= 2 * m => {
-                let (us, them) = output.weights[..2 * m].split_at(m);
-                Some(LinearNarrow {
-                    rows,
-                    bias: output.biases.first().copied().unwrap_or(0),
-                    us,
-                    them,
-                })
-            }
-            _ => None,
-        }
+    pub(crate) fn linear_narrow(&self, bucket: usize) -> Option<LinearNarrow<'_>> {
+        let rows = self.ft_narrow.as_ref()?;
+        let (bias, us, them) = self.linear_output(bucket)?;
+        Some(LinearNarrow {
+            activation: self.arch.activation,
+            rows,
+            bias,
+            us,
+            them,
+        })
     }
 
-    /// The raw output (before `/ 16`) from the two accumulators, `us` being the
-    /// side to move's: the value of [`Network::forward`], but a net without hidden
-    /// layers takes one fused pass ([`Kernel::clamped_dot`] per accumulator) and
-    /// leaves `scratch` untouched, so use `forward` to inspect the layers.
+    /// The raw output (before `/ 16`) of output bucket `bucket` (see
+    /// [`Network::bucket`]) from the two accumulators, `us` being the side to
+    /// move's: the value of [`Network::forward`], but a net without hidden layers
+    /// takes one fused pass per accumulator ([`Kernel::clamped_dot`], or
+    /// [`Kernel::screlu_dot`] whose sum is divided by [`QA`] once, see
+    /// [`super::activation`]) and leaves `scratch` untouched, so use `forward`
+    /// to inspect the layers.
     #[inline]
-    pub fn output(&self, kernel: Kernel, us: &[i16], them: &[i16], scratch: &mut Scratch) -> i32 {
-        let m = self.arch.half_dims;
-        match self.layers.as_slice() {
-            [output] if us.len() == m && them.len() == m && output.weights.len() >= 2 * m => {
-                let (w_us, w_them) = output.weights[..2 * m].split_at(m);
-                let bias = output.biases.first().copied().unwrap_or(0);
-                bias.wrapping_add(kernel.clamped_dot(us, w_us))
-                    .wrapping_add(kernel.clamped_dot(them, w_them))
-            }
-            _ => self.forward(kernel, us, them, scratch),
-        }
+    pub fn output(
+        &self,
+        kernel: Kernel,
+        us: &[i16],
+        them: &[i16],
+        bucket: usize,
+        scratch: &mut Scratch,
+    ) -> i32 {
+        self.linear_value(kernel, us, them, bucket)
+            .unwrap_or_else(|| self.forward(kernel, us, them, bucket, scratch))
     }
 
-    /// The forward pass from the two accumulators: raw output (before `/ 16`).
-    /// `us` is the side to move's accumulator.
-    pub fn forward(&self, kernel: Kernel, us: &[i16], them: &[i16], scratch: &mut Scratch) -> i32 {
+    /// The fused output of a net without hidden layers (`None` for another net
+    /// or accumulators of the wrong length).
+    #[inline]
+    fn linear_value(&self, kernel: Kernel, us: &[i16], them: &[i16], bucket: usize) -> Option<i32> {
+        let m = self.arch.half_dims;
+        let (bias, w_us, w_them) = self.linear_output(bucket)?;
+        if us.len() != m || them.len() != m {
+            return None;
+        }
+        Some(match self.arch.activation {
+            Activation::ClippedRelu => bias
+                .wrapping_add(kernel.clamped_dot(us, w_us))
+                .wrapping_add(kernel.clamped_dot(them, w_them)),
+            Activation::SquaredClippedRelu => {
+                let sum = kernel
+                    .screlu_dot(us, w_us)
+                    .wrapping_add(kernel.screlu_dot(them, w_them));
+                bias.wrapping_add(sum / QA)
+            }
+        })
+    }
+
+    /// The forward pass from the two accumulators: raw output (before `/ 16`) of
+    /// output bucket `bucket` (a bucket past the last is read as the last).
+    /// `us` is the side to move's accumulator. An SCReLU net without hidden
+    /// layers fills only [`Scratch::transformed`]: its output layer reads the
+    /// full squares, not those bytes (see [`super::activation`]).
+    pub fn forward(
+        &self,
+        kernel: Kernel,
+        us: &[i16],
+        them: &[i16],
+        bucket: usize,
+        scratch: &mut Scratch,
+    ) -> i32 {
         // A scratch made for another network is rebuilt rather than misused.
         let fits = scratch.input.len() == padded(2 * self.arch.half_dims)
             && scratch.sums.len() == self.layers.len()
@@ -356,8 +411,19 @@ impl Network {
         }
         let m = self.arch.half_dims;
         let (first, second) = scratch.input.split_at_mut(m);
-        kernel.clamp_to_u8(us, first);
-        kernel.clamp_to_u8(them, &mut second[..m]);
+        let transform = match self.arch.activation {
+            Activation::ClippedRelu => Kernel::clamp_to_u8,
+            Activation::SquaredClippedRelu => Kernel::screlu_to_u8,
+        };
+        transform(kernel, us, first);
+        transform(kernel, them, &mut second[..m]);
+        if self.arch.activation == Activation::SquaredClippedRelu {
+            // Without hidden layers the output layer reads the squares at full
+            // precision, not the input a hidden layer would (`super::activation`).
+            if let Some(value) = self.linear_value(kernel, us, them, bucket) {
+                return value;
+            }
+        }
         let mut input: &[u8] = &scratch.input;
         let last = self.layers.len() - 1;
         for (k, layer) in self.layers.iter().enumerate() {
@@ -369,7 +435,8 @@ impl Network {
             kernel.clipped_relu(sums, &mut scratch.activations[k][..layer.outputs]);
             input = &scratch.activations[k];
         }
-        scratch.sums[last][0]
+        let outputs = &scratch.sums[last];
+        outputs[bucket.min(outputs.len() - 1)]
     }
 
     /// Full refresh and forward: the value in internal units (raw output / 16,
@@ -388,7 +455,8 @@ impl Network {
             kernel.update(acc, &self.ft_biases, &self.ft_weights, &[], &features);
         }
         let mut scratch = self.scratch();
-        self.forward(kernel, &us, &them, &mut scratch) / super::FV_SCALE
+        let bucket = self.bucket(board);
+        self.forward(kernel, &us, &them, bucket, &mut scratch) / super::FV_SCALE
     }
 }
 

@@ -13,14 +13,23 @@
 //! and [−24, 24] for later ones; the output layer follows with biases in [−200, 200]
 //! and weights in [−20, 20]. Weights are drawn row-major over the unpadded
 //! `[outputs][inputs]` matrix (padding columns are zero). For 256x2-32-32 this is
-//! exactly the Python script's stream table.
+//! exactly the Python script's stream table. An SCReLU net without hidden layers
+//! draws its output weights in [−1, 1] instead: its output layer reads squares,
+//! up to 127 times the clipped values, and wider weights would put the net
+//! beyond the engine's range ([`super::range`]).
 
+use super::activation::Activation;
 use super::arch::Architecture;
 use super::error::NetworkError;
 use super::network::Network;
 
 const G: u64 = 0x9E37_79B9_7F4A_7C15;
 const S: u64 = 0xD1B5_4A32_D192_ED03;
+
+/// Range of the output layer's weights.
+const OUTPUT_WEIGHTS: (i64, i64) = (-20, 20);
+/// Range of the output layer's weights of an SCReLU net without hidden layers.
+const SCRELU_OUTPUT_WEIGHTS: (i64, i64) = (-1, 1);
 
 /// The SplitMix64 output function.
 #[inline]
@@ -60,12 +69,17 @@ pub fn random_network(arch: &Architecture, seed: u64) -> Result<Network, Network
         .collect();
     let shapes = arch.affine_layers();
     let last = shapes.len() - 1;
+    let output_weights = if last == 0 && arch.activation == Activation::SquaredClippedRelu {
+        SCRELU_OUTPUT_WEIGHTS
+    } else {
+        OUTPUT_WEIGHTS
+    };
     let layers = shapes
         .iter()
         .enumerate()
         .map(|(k, &(inputs, outputs))| {
             let ((blo, bhi), (wlo, whi)) = if k == last {
-                ((-200, 200), (-20, 20))
+                ((-200, 200), output_weights)
             } else if k == 0 {
                 ((-2048, 2048), (-6, 6))
             } else {

@@ -22,12 +22,22 @@
 //!   sum (`b + Σ w·[lo, hi]`, the end chosen by the weight's sign), and each
 //!   ClippedReLU clips `sum >> 6` to `0..=127`;
 //! - the output layer's interval, divided by
-//!   [`FV_SCALE`](super::FV_SCALE), bounds the evaluation in internal units.
+//!   [`FV_SCALE`](super::FV_SCALE), bounds the evaluation in internal units;
+//!   with output buckets, every bucket's interval counts.
+//!
+//! An SCReLU transformer ([`super::activation`]) maps each clipped interval
+//! `[lo, hi]` to `[lo², hi²]` (squares of values in `0..=127` keep their order);
+//! a hidden layer reads those divided by 127. Without hidden layers the output
+//! is `bias + S / 127` with `S = Σ c²·w` summed in i32, so the bound also
+//! covers `S / 127` alone: a net that passes has
+//! `|S| ≤ 127 · 16 · EVAL_LIMIT < 2³¹`, and the wrapping i32 sums of the
+//! kernels are exact.
 //!
 //! The bound still over-approximates (it lets every column take its own best
 //! rows), so it is an upper bound on every evaluation the engine can compute,
 //! and it is cheap: one pass over the transformer weights.
 
+use super::activation::{Activation, QA};
 use super::network::Network;
 use super::FV_SCALE;
 
@@ -107,33 +117,63 @@ fn extreme_sum(
     values[..k].iter().copied().filter(|&v| sign_ok(v)).sum()
 }
 
-/// The interval of the raw output (before `/ FV_SCALE`) of `net`.
-fn output_interval(net: &Network) -> Interval {
+/// The intervals of the transformed inputs (both perspectives) as the first
+/// affine layer reads them.
+fn first_inputs(net: &Network) -> Vec<Interval> {
     let half_inputs = transformer_intervals(net);
-    let mut inputs: Vec<Interval> = half_inputs.iter().chain(&half_inputs).copied().collect();
-    let last = net.layers.len() - 1;
-    let mut out = Interval { lo: 0, hi: 0 };
-    for (k, layer) in net.layers.iter().enumerate() {
-        let row = layer.row_len();
-        let weights = layer.weights.as_slice();
-        let sums: Vec<Interval> = (0..layer.outputs)
-            .map(|o| {
-                let bias = i64::from(layer.biases[o]);
-                let mut sum = Interval { lo: bias, hi: bias };
-                for (i, x) in inputs.iter().enumerate() {
-                    let w = i64::from(weights[o * row + i]);
-                    let (a, b) = (w * x.lo, w * x.hi);
-                    sum.lo += a.min(b);
-                    sum.hi += a.max(b);
-                }
-                sum
-            })
-            .collect();
-        if k == last {
-            out = sums[0];
-            break;
+    let activation = net.arch.activation;
+    let squares = activation == Activation::SquaredClippedRelu && net.layers.len() == 1;
+    let read = |v: i64| {
+        if squares {
+            v * v
+        } else {
+            i64::from(activation.transformed(v as i32))
         }
-        inputs = sums
+    };
+    half_inputs
+        .iter()
+        .chain(&half_inputs)
+        .map(|x| Interval {
+            lo: read(x.lo),
+            hi: read(x.hi),
+        })
+        .collect()
+}
+
+/// The interval of every output of `layer` from its inputs' intervals, each
+/// sum starting at `bias(o)`.
+fn affine_intervals(
+    layer: &super::network::AffineLayer,
+    inputs: &[Interval],
+    bias: impl Fn(usize) -> i64,
+) -> Vec<Interval> {
+    let row = layer.row_len();
+    let weights = layer.weights.as_slice();
+    (0..layer.outputs)
+        .map(|o| {
+            let mut sum = Interval {
+                lo: bias(o),
+                hi: bias(o),
+            };
+            for (i, x) in inputs.iter().enumerate() {
+                let w = i64::from(weights[o * row + i]);
+                let (a, b) = (w * x.lo, w * x.hi);
+                sum.lo += a.min(b);
+                sum.hi += a.max(b);
+            }
+            sum
+        })
+        .collect()
+}
+
+/// The intervals the evaluation bound covers, raw (before `/ FV_SCALE`): every
+/// output bucket's, and for an SCReLU net without hidden layers each bucket's
+/// `S / 127` too (see the module docs).
+fn output_intervals(net: &Network) -> Vec<Interval> {
+    let mut inputs = first_inputs(net);
+    let last = net.layers.len() - 1;
+    for layer in &net.layers[..last] {
+        inputs = affine_intervals(layer, &inputs, |o| i64::from(layer.biases[o]))
             .into_iter()
             .map(|s| {
                 Interval {
@@ -144,14 +184,35 @@ fn output_interval(net: &Network) -> Interval {
             })
             .collect();
     }
-    out
+    let output = &net.layers[last];
+    let bias = |o: usize| i64::from(output.biases[o]);
+    if net.arch.activation == Activation::SquaredClippedRelu && last == 0 {
+        let scaled = |s: Interval| Interval {
+            lo: s.lo / i64::from(QA),
+            hi: s.hi / i64::from(QA),
+        };
+        let unbiased: Vec<Interval> = affine_intervals(output, &inputs, |_| 0)
+            .into_iter()
+            .map(scaled)
+            .collect();
+        let biased = unbiased.iter().enumerate().map(|(o, s)| Interval {
+            lo: bias(o) + s.lo,
+            hi: bias(o) + s.hi,
+        });
+        return biased.chain(unbiased.iter().copied()).collect();
+    }
+    affine_intervals(output, &inputs, bias)
 }
 
 /// The bound on |evaluation| of `net` in internal units (see the module's
 /// documentation for how it is computed).
 pub fn evaluation_bound(net: &Network) -> i64 {
-    let out = output_interval(net);
-    out.lo.abs().max(out.hi.abs()) / i64::from(FV_SCALE)
+    let reach = output_intervals(net)
+        .iter()
+        .map(|out| out.lo.abs().max(out.hi.abs()))
+        .max()
+        .unwrap_or(0);
+    reach / i64::from(FV_SCALE)
 }
 
 /// Refuses a net whose evaluation can reach beyond [`EVAL_LIMIT`].
@@ -189,6 +250,38 @@ mod tests {
         assert_eq!(evaluation_bound(&handmade(-4, 2, 1600)), 100);
         // One row of 3 is at most 32 x 3 = 96 when 32 pieces are on the board.
         assert_eq!(evaluation_bound(&handmade(3, -1, 0)), 16 * 96 / 16);
+    }
+
+    #[test]
+    fn screlu_reaches_the_same_scale_as_clipped_relu() {
+        use crate::nnue::Activation;
+        // Transformer biases `b`, rows of `w`, output weights `out_w`.
+        let screlu = |b: i16, w: i16, out_w: i8, out_b: i32| {
+            let arch = Architecture::new("All", 8, &[])
+                .unwrap()
+                .with_activation(Activation::SquaredClippedRelu);
+            let layers = vec![(vec![out_b], vec![out_w; 16])];
+            Network::from_parameters(arch, vec![b; 8], vec![w; 768 * 8], layers).unwrap()
+        };
+        // 16 inputs of 127² x 2 / 127 = 4064 raw, 254 internal units: a float
+        // input of 1 is worth the same in both.
+        assert_eq!(evaluation_bound(&screlu(0, 4, 2, 0)), 254);
+        assert_eq!(evaluation_bound(&screlu(0, -4, 2, 1600)), 100);
+        // Every input is always 127 and the bias cancels the sum exactly: the
+        // output is 0, but the bound covers the sum without its bias
+        // (16 x 127² x 127 / 127 raw), so no bias hides a sum beyond i32.
+        assert_eq!(evaluation_bound(&screlu(200, 0, 127, -258_064)), 16_129);
+    }
+
+    #[test]
+    fn every_output_bucket_counts() {
+        let arch = Architecture::new("All", 8, &[])
+            .unwrap()
+            .with_output_buckets(2);
+        let layers = vec![(vec![0, 3200], vec![1; 32])];
+        let net = Network::from_parameters(arch, vec![0; 8], vec![4; 768 * 8], layers).unwrap();
+        // Bucket 1: 3200 + 16 x 127 = 5232 raw.
+        assert_eq!(evaluation_bound(&net), 5232 / 16);
     }
 
     #[test]

@@ -224,8 +224,9 @@ pub fn run(args: &BenchArgs) -> Result<String, LearnError> {
     });
     let shape = args.shape.model_shape()?;
     let hidden: Vec<String> = shape.arch.hidden.iter().map(usize::to_string).collect();
+    let options = shape.arch.options_suffix();
     Ok(format!(
-        "{} {}->{}x2-{} batch {} on {} threads ({:?}): {} positions, {:.0} positions/s pipelined (one after the other: data {:.2} s, step {:.2} s){cpu}",
+        "{} {}->{}x2-{}{options} batch {} on {} threads ({:?}): {} positions, {:.0} positions/s pipelined (one after the other: data {:.2} s, step {:.2} s){cpu}",
         args.shape.feature_set,
         shape.inputs(),
         shape.half(),

@@ -17,7 +17,8 @@ pub struct RandomNetArgs {
     #[command(flatten)]
     pub shape: ShapeArgs,
     /// The whole architecture in one: `<features>:<M>:<hidden,...>`, e.g.
-    /// `HalfKP:256:32,32` or `All:512:32` (overrides the shape options).
+    /// `HalfKP:256:32,32` or `All:512:32` (overrides --feature-set, --ft-size
+    /// and --hidden; --activation and --output-buckets still apply).
     #[arg(long)]
     pub arch: Option<String>,
     /// Output file.
@@ -51,7 +52,11 @@ pub fn run(args: &RandomNetArgs) -> Result<String, LearnError> {
     let arch = match &args.arch {
         Some(text) => {
             let (features, half, hidden) = parse_arch(text)?;
-            Architecture::new(&features, half, &hidden)?
+            let arch = Architecture::new(&features, half, &hidden)?
+                .with_activation(args.shape.activation)
+                .with_output_buckets(args.shape.output_buckets);
+            arch.validate()?;
+            arch
         }
         None => args.shape.architecture()?,
     };

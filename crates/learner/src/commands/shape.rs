@@ -2,7 +2,7 @@
 //! makes or trains one (`train`, `bench`, `random-net`). The older spellings
 //! (`--features`, `--half`) are kept as hidden aliases.
 
-use nnue_core::nnue::Architecture;
+use nnue_core::nnue::{Activation, Architecture};
 
 use crate::error::LearnError;
 use crate::model::ModelShape;
@@ -16,7 +16,8 @@ const HALFKP_HIDDEN: [usize; 2] = [32, 32];
 /// Hidden layers for every other feature set.
 const OTHER_HIDDEN: [usize; 1] = [32];
 
-/// `--feature-set`, `--ft-size`, `--hidden`, `--factorize`.
+/// `--feature-set`, `--ft-size`, `--hidden`, `--factorize`, `--activation`,
+/// `--output-buckets`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct ShapeArgs {
     /// Feature set, e.g. HalfKP, All, King-All, All+H+V, K*(H+V).
@@ -33,6 +34,20 @@ pub struct ShapeArgs {
     /// Train with the factoriser's virtual features (HalfKP, King-All).
     #[arg(long)]
     pub factorize: bool,
+    /// The feature transformer's activation: crelu (clamp(x, 0, 1)) or screlu
+    /// (clamp(x, 0, 1)²).
+    #[arg(long, default_value = "crelu", value_parser = parse_activation)]
+    pub activation: Activation,
+    /// Output layers picked by the number of pieces on the board (8: one per
+    /// four pieces); 1, 2, 4, 8, 16 or 32.
+    #[arg(long, default_value_t = 1)]
+    pub output_buckets: usize,
+}
+
+/// Parses `--activation`.
+fn parse_activation(text: &str) -> Result<Activation, String> {
+    text.parse()
+        .map_err(|e: nnue_core::nnue::activation::UnknownActivation| e.to_string())
 }
 
 /// Parses `"32,32"` (or `""`) into widths.
@@ -78,7 +93,8 @@ impl ShapeArgs {
             self.ft_size(),
             &self.hidden()?,
             self.factorize,
-        )
+        )?
+        .with_output(self.activation, self.output_buckets)
     }
 
     /// The quantized net's architecture (`--factorize` only applies to training).
@@ -88,10 +104,10 @@ impl ShapeArgs {
                 "--factorize only applies to training (a .nnue file holds the merged rows)".into(),
             ));
         }
-        Ok(Architecture::new(
-            &self.feature_set,
-            self.ft_size(),
-            &self.hidden()?,
-        )?)
+        let arch = Architecture::new(&self.feature_set, self.ft_size(), &self.hidden()?)?
+            .with_activation(self.activation)
+            .with_output_buckets(self.output_buckets);
+        arch.validate()?;
+        Ok(arch)
     }
 }

@@ -326,6 +326,8 @@ pub fn config_of(args: &TrainArgs) -> Result<TrainConfig, LearnError> {
         .ft_size(shape.ft_size())
         .hidden(&shape.hidden()?)
         .factorize(shape.factorize)
+        .activation(shape.activation)
+        .output_buckets(shape.output_buckets)
         .train(args.train.clone())
         .output_net(args.output_net.clone())
         .csv(args.csv.clone())

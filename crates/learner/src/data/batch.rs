@@ -17,6 +17,8 @@ pub struct SparseBatch {
     pub stm_offsets: Vec<u32>,
     /// `len + 1` offsets into `nstm`.
     pub nstm_offsets: Vec<u32>,
+    /// Each sample's output bucket (0 for a net without buckets).
+    pub buckets: Vec<u8>,
     pub targets: Vec<Target>,
 }
 
@@ -47,16 +49,24 @@ impl SparseBatch {
         self.nstm_offsets.clear();
         self.stm_offsets.push(0);
         self.nstm_offsets.push(0);
+        self.buckets.clear();
         self.targets.clear();
     }
 
-    /// Appends a sample.
-    pub fn push(&mut self, stm: &[u32], nstm: &[u32], target: Target) {
+    /// Appends a sample whose output bucket is `bucket`.
+    pub fn push(&mut self, stm: &[u32], nstm: &[u32], bucket: u8, target: Target) {
         self.stm.extend_from_slice(stm);
         self.nstm.extend_from_slice(nstm);
         self.stm_offsets.push(self.stm.len() as u32);
         self.nstm_offsets.push(self.nstm.len() as u32);
+        self.buckets.push(bucket);
         self.targets.push(target);
+    }
+
+    /// Sample `i`'s output bucket.
+    #[inline]
+    pub fn bucket(&self, i: usize) -> usize {
+        usize::from(self.buckets[i])
     }
 
     /// Sample `i`'s rows, side to move first.

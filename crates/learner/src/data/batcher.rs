@@ -119,7 +119,8 @@ impl<'a> Batcher<'a> {
                 for (k, &at) in part.accepted.iter().enumerate() {
                     for j in k * per..(k + 1) * per {
                         let (stm, nstm) = part.batch.rows(j);
-                        out.push(stm, nstm, part.batch.targets[j]);
+                        let bucket = part.batch.buckets[j];
+                        out.push(stm, nstm, bucket, part.batch.targets[j]);
                     }
                     accepted_now += 1;
                     if out.len() == n * per {
@@ -200,13 +201,15 @@ impl<'a> Batcher<'a> {
                 ] {
                     let board = mirror::oriented(board, flip);
                     self.extractor.rows(&board, turn, &mut stm, &mut nstm);
-                    out.batch.push(&stm, &nstm, target);
+                    let bucket = self.extractor.bucket(&board);
+                    out.batch.push(&stm, &nstm, bucket, target);
                 }
             } else {
                 let pos = &record.position;
                 let board = mirror::oriented(&pos.board, flip);
                 self.extractor.rows(&board, pos.turn, &mut stm, &mut nstm);
-                out.batch.push(&stm, &nstm, target);
+                let bucket = self.extractor.bucket(&board);
+                out.batch.push(&stm, &nstm, bucket, target);
             }
             out.accepted.push(at);
         }

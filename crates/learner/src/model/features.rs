@@ -2,6 +2,7 @@
 //! plus, with the factoriser, each real feature's virtual row.
 
 use nnue_core::features::FeatureSet;
+use nnue_core::nnue::buckets::material_bucket;
 use shakmaty::{Board, Color};
 
 use super::shape::{Factorizer, ModelShape};
@@ -12,6 +13,8 @@ pub struct Extractor {
     set: FeatureSet,
     inputs: usize,
     factorizer: Option<Factorizer>,
+    /// Material output buckets of the shape (1: none).
+    output_buckets: usize,
 }
 
 impl Extractor {
@@ -24,6 +27,7 @@ impl Extractor {
             set,
             inputs: shape.inputs(),
             factorizer: shape.factorizer,
+            output_buckets: shape.arch.output_buckets,
         }
     }
 
@@ -40,6 +44,12 @@ impl Extractor {
     /// The most rows one perspective can have.
     pub fn max_rows(&self) -> usize {
         self.set.max_active() * if self.factorizer.is_some() { 2 } else { 1 }
+    }
+
+    /// The output bucket that evaluates `board` (0 without buckets).
+    pub fn bucket(&self, board: &Board) -> u8 {
+        // At most 32 buckets (`nnue_core::nnue::buckets::valid_count`).
+        material_bucket(board, self.output_buckets) as u8
     }
 
     /// Rows of both perspectives, side to move (`turn`) first. Buffers are cleared.

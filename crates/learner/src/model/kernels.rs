@@ -5,6 +5,8 @@
 //! The summation order is fixed by the code, never by the thread count, which is
 //! what makes training results independent of `--threads`.
 
+use nnue_core::nnue::Activation;
+
 /// Partial sums kept by [`dot`].
 pub const LANES: usize = 8;
 
@@ -146,6 +148,34 @@ pub fn crelu(x: f32) -> f32 {
 #[inline(always)]
 pub fn crelu_passes(x: f32) -> bool {
     x > 0.0 && x < 1.0
+}
+
+/// SCReLU of the float model: `clamp(x, 0, 1)²` (the integer net's
+/// `clamp(a, 0, 127)² / 127`, see `nnue_core::nnue::activation`).
+#[inline(always)]
+pub fn screlu(x: f32) -> f32 {
+    let c = crelu(x);
+    c * c
+}
+
+/// The transformer's activation `activation` of pre-activation `x`.
+#[inline(always)]
+pub fn activate(activation: Activation, x: f32) -> f32 {
+    match activation {
+        Activation::ClippedRelu => crelu(x),
+        Activation::SquaredClippedRelu => screlu(x),
+    }
+}
+
+/// The slope of `activation` at `x` where a gradient passes ClippedReLU
+/// ([`crelu_passes`]): 1 for ClippedReLU, `2x` for SCReLU. Both are flat
+/// outside `(0, 1)`, where the caller writes 0.
+#[inline(always)]
+pub fn passing_slope(activation: Activation, x: f32) -> f32 {
+    match activation {
+        Activation::ClippedRelu => 1.0,
+        Activation::SquaredClippedRelu => 2.0 * x,
+    }
 }
 
 /// The widest vector instructions the hot loops are compiled for on this CPU.

@@ -56,6 +56,18 @@ pub fn architecture_differences(file: &Architecture, trained: &Architecture) -> 
             widths(&trained.hidden)
         ));
     }
+    if file.activation != trained.activation {
+        out.push(format!(
+            "activation {}, training uses {} (--activation)",
+            file.activation, trained.activation
+        ));
+    }
+    if file.output_buckets != trained.output_buckets {
+        out.push(format!(
+            "{} output buckets, training uses {} (--output-buckets)",
+            file.output_buckets, trained.output_buckets
+        ));
+    }
     out
 }
 

@@ -1,5 +1,5 @@
-//! The float network: a sparse feature transformer shared by both perspectives,
-//! then dense layers with ClippedReLU, mirroring the quantized net exactly
+//! The float network: a sparse feature transformer shared by both perspectives
+//! and its activation (ClippedReLU or SCReLU), then dense layers with ClippedReLU, mirroring the quantized net exactly
 //! (formats.md 4.4): the side to move's half comes first, and a float output `y`
 //! is `600 · y` internal units.
 
@@ -8,7 +8,7 @@ use nnue_core::nnue::{FloatAffine, Network, QuantizationReport, FV_SCALE};
 
 use super::dense::Dense;
 use super::init::{uniform_vec, FT_BIAS_INIT};
-use super::kernels::{add, crelu, sum_rows};
+use super::kernels::{activate, add, crelu, sum_rows};
 use super::shape::ModelShape;
 use crate::error::LearnError;
 
@@ -34,7 +34,10 @@ pub struct Trace {
     pub acc: Vec<f32>,
     /// Each dense layer's output before ClippedReLU.
     pub layers: Vec<Vec<f32>>,
-    /// ClippedReLU of each input of a dense layer (`inputs[0]` = clamped `acc`).
+    /// The output bucket of the last forward pass.
+    pub bucket: usize,
+    /// The activated input of each dense layer (`inputs[0]`: the transformer's
+    /// activation of `acc`, later ones ClippedReLU).
     pub inputs: Vec<Vec<f32>>,
 }
 
@@ -45,12 +48,17 @@ impl Trace {
             acc: vec![0.0; 2 * model.shape.half()],
             layers: model.dense.iter().map(|d| vec![0.0; d.outputs]).collect(),
             inputs: model.dense.iter().map(|d| vec![0.0; d.inputs]).collect(),
+            bucket: 0,
         }
     }
 
-    /// The float output.
+    /// The float output: the output layer's value of [`Self::bucket`].
     pub fn output(&self) -> f32 {
-        self.layers.last().map_or(0.0, |l| l[0])
+        self.layers
+            .last()
+            .and_then(|l| l.get(self.bucket))
+            .copied()
+            .unwrap_or(0.0)
     }
 }
 
@@ -91,14 +99,17 @@ impl Model {
         sum_rows(&self.ft_b, &self.ft_w, rows, acc);
     }
 
-    /// The forward pass of one position, every layer kept in `trace`.
-    pub fn forward(&self, stm: &[u32], nstm: &[u32], trace: &mut Trace) -> f32 {
+    /// The forward pass of one position whose output bucket is `bucket` (see
+    /// [`super::Extractor::bucket`]), every layer kept in `trace`.
+    pub fn forward(&self, stm: &[u32], nstm: &[u32], bucket: u8, trace: &mut Trace) -> f32 {
+        trace.bucket = usize::from(bucket);
         let half = self.shape.half();
         let (us, them) = trace.acc.split_at_mut(half);
         self.accumulate(stm, us);
         self.accumulate(nstm, them);
+        let activation = self.shape.arch.activation;
         for (x, &a) in trace.inputs[0].iter_mut().zip(&trace.acc) {
-            *x = crelu(a);
+            *x = activate(activation, a);
         }
         let last = self.dense.len() - 1;
         for (k, layer) in self.dense.iter().enumerate() {

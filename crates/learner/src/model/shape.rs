@@ -1,7 +1,7 @@
 //! What a float model looks like: the feature set, widths and the factoriser.
 
 use nnue_core::features::FeatureSet;
-use nnue_core::nnue::Architecture;
+use nnue_core::nnue::{Activation, Architecture};
 
 use crate::error::LearnError;
 
@@ -61,6 +61,21 @@ impl ModelShape {
             None
         };
         Ok(ModelShape { arch, factorizer })
+    }
+
+    /// This shape with the transformer activation `activation` and `buckets`
+    /// material output buckets, checked.
+    pub fn with_output(
+        self,
+        activation: Activation,
+        buckets: usize,
+    ) -> Result<ModelShape, LearnError> {
+        let arch = self
+            .arch
+            .with_activation(activation)
+            .with_output_buckets(buckets);
+        arch.validate()?;
+        Ok(ModelShape { arch, ..self })
     }
 
     /// Real features per perspective.

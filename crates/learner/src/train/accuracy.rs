@@ -32,7 +32,8 @@ pub fn move_accuracy(model: &Model, extractor: &Extractor, records: &[TrainingRe
                         let mut child = pos.clone();
                         child.play_unchecked(m);
                         extractor.rows(child.board(), child.turn(), &mut stm, &mut nstm);
-                        let v = model.forward(&stm, &nstm, &mut trace);
+                        let bucket = extractor.bucket(child.board());
+                        let v = model.forward(&stm, &nstm, bucket, &mut trace);
                         if best.is_none_or(|(b, _)| v < b) {
                             best = Some((v, SfMove::from_move(&m)));
                         }
@@ -51,5 +52,7 @@ pub fn startpos_eval(model: &Model, extractor: &Extractor) -> f64 {
     let (mut stm, mut nstm) = (Vec::new(), Vec::new());
     extractor.rows(pos.board(), pos.turn(), &mut stm, &mut nstm);
     let mut trace = Trace::new(model);
-    f64::from(model.forward(&stm, &nstm, &mut trace)) * f64::from(crate::model::NET_TO_INTERNAL)
+    let bucket = extractor.bucket(pos.board());
+    let value = model.forward(&stm, &nstm, bucket, &mut trace);
+    f64::from(value) * f64::from(crate::model::NET_TO_INTERNAL)
 }

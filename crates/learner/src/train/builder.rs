@@ -38,6 +38,7 @@ use crate::error::LearnError;
 use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
 use crate::model::ModelShape;
 use crate::optim::{LrSchedule, Optimizer, Schedule};
+use nnue_core::nnue::Activation;
 
 /// The command line's defaults, shared with its `--help`.
 pub mod defaults {
@@ -61,6 +62,8 @@ pub struct TrainConfigBuilder {
     ft_size: Option<usize>,
     hidden: Option<Vec<usize>>,
     factorize: bool,
+    activation: Activation,
+    output_buckets: usize,
     csv: Option<PathBuf>,
     plot: Option<PathBuf>,
     edits: Vec<Edit>,
@@ -74,6 +77,8 @@ impl TrainConfig {
             ft_size: None,
             hidden: None,
             factorize: false,
+            activation: Activation::ClippedRelu,
+            output_buckets: 1,
             csv: None,
             plot: None,
             edits: Vec::new(),
@@ -97,6 +102,18 @@ impl TrainConfigBuilder {
     /// Train with the factoriser's virtual features.
     pub fn factorize(mut self, on: bool) -> Self {
         self.factorize = on;
+        self
+    }
+
+    /// The transformer's activation (default ClippedReLU).
+    pub fn activation(mut self, activation: Activation) -> Self {
+        self.activation = activation;
+        self
+    }
+
+    /// Material output buckets (default 1: none).
+    pub fn output_buckets(mut self, count: usize) -> Self {
+        self.output_buckets = count;
         self
     }
 
@@ -177,7 +194,8 @@ impl TrainConfigBuilder {
         let hidden = self
             .hidden
             .unwrap_or_else(|| if halfkp { vec![32, 32] } else { vec![32] });
-        let shape = ModelShape::new(&self.feature_set, half, &hidden, self.factorize)?;
+        let shape = ModelShape::new(&self.feature_set, half, &hidden, self.factorize)?
+            .with_output(self.activation, self.output_buckets)?;
         let mut config = defaults_for(shape);
         for edit in self.edits {
             edit(&mut config);

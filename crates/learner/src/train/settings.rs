@@ -13,20 +13,24 @@ use super::config::{TrainConfig, ValidationSource};
 
 /// Options whose difference `--force` cannot override: the saved weights and
 /// optimizer state only fit a model of the same shape and optimizer.
-const UNFORCEABLE: [&str; 5] = [
+const UNFORCEABLE: [&str; 7] = [
     "--feature-set",
     "--ft-size",
     "--hidden",
     "--factorize",
+    "--activation",
+    "--output-buckets",
     "--optimizer",
 ];
 
 /// Options added after checkpoints were first written, with the value a
 /// checkpoint written before them ran with: such a checkpoint still resumes.
-const LATER_OPTIONS: [(&str, &str); 3] = [
+const LATER_OPTIONS: [(&str, &str); 5] = [
     ("--lr-schedule", "step"),
     ("--lr-final", NO_FINAL_LR),
     ("--lr-warmup-batches", "0"),
+    ("--activation", "crelu"),
+    ("--output-buckets", "1"),
 ];
 
 /// How a checkpoint records `--lr-final` left unset.
@@ -77,6 +81,8 @@ pub fn settings_of(config: &TrainConfig) -> Settings {
         ("--ft-size", arch.half_dims.to_string()),
         ("--hidden", list(&arch.hidden)),
         ("--factorize", config.shape.factorizer.is_some().to_string()),
+        ("--activation", arch.activation.to_string()),
+        ("--output-buckets", arch.output_buckets.to_string()),
         ("--epoch-size", config.epoch_size.to_string()),
         ("--batch-size", config.batch_size.to_string()),
         ("--optimizer", name(o.kind)),
@@ -232,6 +238,32 @@ mod tests {
             differences(&saved, &shape),
             (
                 vec!["--ft-size: checkpoint 16, command line 8".to_string()],
+                false
+            )
+        );
+    }
+
+    #[test]
+    fn a_checkpoint_from_before_screlu_and_buckets_resumes_only_as_a_plain_net() {
+        let old = set(&[("--lr", "0.001")]);
+        let plain = set(&[
+            ("--lr", "0.001"),
+            ("--activation", "crelu"),
+            ("--output-buckets", "1"),
+        ]);
+        assert_eq!(differences(&old, &plain), (vec![], true));
+        let new = set(&[
+            ("--lr", "0.001"),
+            ("--activation", "screlu"),
+            ("--output-buckets", "8"),
+        ]);
+        assert_eq!(
+            differences(&old, &new),
+            (
+                vec![
+                    "--activation: checkpoint crelu, command line screlu".to_string(),
+                    "--output-buckets: checkpoint 1, command line 8".to_string()
+                ],
                 false
             )
         );

@@ -12,13 +12,17 @@
 
 use std::borrow::Cow;
 
+use nnue_core::nnue::Activation;
+
 use rayon::prelude::*;
 
 use crate::data::SparseBatch;
 use crate::loss::{Figures, LossKind, LossParams};
 use crate::model::dense::GROUP;
 use crate::model::fake_quant::quantized_dense;
-use crate::model::kernels::{add, crelu, crelu_dot, crelu_passes, Simd, BLOCK};
+use crate::model::kernels::{
+    activate, add, crelu, crelu_dot, crelu_passes, passing_slope, Simd, BLOCK,
+};
 use crate::model::single;
 use crate::model::{Dense, Model, NET_TO_INTERNAL};
 use crate::optim::slots::{dense_limits, ft_limit, ModelSlots};
@@ -35,10 +39,10 @@ pub const CHUNK: usize = 256;
 #[derive(Default)]
 pub struct Workspace {
     /// `n * 2 * half`: accumulators, then their gradients (nets with hidden
-    /// layers).
+    /// layers, an SCReLU transformer or output buckets).
     acc: Vec<f32>,
     /// `n * 2 * half` ClippedReLU masks and `n` output gradients: the
-    /// accumulators' gradients of a net without hidden layers ([`single`]).
+    /// accumulators' gradients of a plain net without hidden layers ([`single`]).
     masks: Vec<u8>,
     dys: Vec<f32>,
     /// The batch's features grouped by transformer row.
@@ -115,7 +119,13 @@ pub fn train_step(
         triplet_figures(loss.params, &values, &batch.targets)
     });
     pass.given = pqr.as_ref().map(|(_, grads)| grads.as_slice());
-    let grads: Vec<ChunkGrad> = if dense.len() == 1 {
+    // The fused pass of a net without hidden layers keeps ClippedReLU's masks
+    // (one byte per element); SCReLU's gradients take the general path.
+    // So do material buckets (one output layer of the eight per sample).
+    let arch = &model.shape.arch;
+    let fused =
+        dense.len() == 1 && arch.activation == Activation::ClippedRelu && arch.output_buckets == 1;
+    let grads: Vec<ChunkGrad> = if fused {
         ws.masks.resize(n * width, 0);
         ws.dys.resize(n, 0.0);
         ws.masks
@@ -145,7 +155,7 @@ pub fn train_step(
         .unwrap_or_else(|| unreachable!("a non-empty batch has a chunk"));
     // The output weights the masks' gradients were taken with (rounded ones
     // with `--quantization-aware`), owned: the model is updated next.
-    let output_weights = (dense.len() == 1).then(|| dense[0].wt.clone());
+    let output_weights = fused.then(|| dense[0].wt.clone());
     if let Some((figures, _)) = pqr {
         total.figures = figures;
     }
@@ -209,7 +219,7 @@ impl Pass<'_> {
                         let (us, them) = acc.split_at_mut(width / 2);
                         self.model.accumulate(stm, us);
                         self.model.accumulate(nstm, them);
-                        self.forward(&acc, &mut buf)
+                        self.forward(&acc, self.batch.bucket(i), &mut buf)
                     })
                     .collect::<Vec<_>>()
             })
@@ -280,9 +290,10 @@ impl Pass<'_> {
                 let (us, them) = acc.split_at_mut(half);
                 model.accumulate(stm, us);
                 model.accumulate(nstm, them);
-                let v = self.forward(acc, buf);
+                let bucket = batch.bucket(i);
+                let v = self.forward(acc, bucket, buf);
                 let dy = self.output_grad(i, v, &mut grad.figures);
-                self.backward(acc, dy as f32, buf);
+                self.backward(acc, bucket, dy as f32, buf);
                 acc.copy_from_slice(&buf.dx);
                 add(&mut grad.ft_b, &acc[..half]);
                 add(&mut grad.ft_b, &acc[half..]);
@@ -358,12 +369,14 @@ impl Pass<'_> {
         grad
     }
 
-    /// The dense layers from the accumulators `acc`; the value in internal units.
+    /// The dense layers from the accumulators `acc`; the value of output
+    /// `bucket` in internal units.
     #[inline(always)]
-    fn forward(&self, acc: &[f32], buf: &mut SampleBuffers) -> f64 {
+    fn forward(&self, acc: &[f32], bucket: usize, buf: &mut SampleBuffers) -> f64 {
         let last = self.dense.len() - 1;
+        let activation = self.model.shape.arch.activation;
         for (x, &a) in buf.inputs[0].iter_mut().zip(acc) {
-            *x = crelu(a);
+            *x = activate(activation, a);
         }
         for (k, layer) in self.dense.iter().enumerate() {
             layer.forward(&buf.inputs[k], &mut buf.outputs[k]);
@@ -373,16 +386,18 @@ impl Pass<'_> {
                 }
             }
         }
-        f64::from(buf.outputs[last][0]) * f64::from(NET_TO_INTERNAL)
+        f64::from(buf.outputs[last][bucket]) * f64::from(NET_TO_INTERNAL)
     }
 
-    /// Back through the dense layers from the output gradient `dy`: each
+    /// Back through the dense layers from the output gradient `dy` of output
+    /// `bucket` (the other outputs' gradients are 0): each
     /// layer's output gradient into `buf.grads` (the weight gradients are summed
     /// per group of samples afterwards), the accumulators' gradient into `buf.dx`.
     #[inline(always)]
-    fn backward(&self, acc: &[f32], dy: f32, buf: &mut SampleBuffers) {
+    fn backward(&self, acc: &[f32], bucket: usize, dy: f32, buf: &mut SampleBuffers) {
         let last = self.dense.len() - 1;
-        buf.grads[last][0] = dy;
+        buf.grads[last].fill(0.0);
+        buf.grads[last][bucket] = dy;
         for k in (0..=last).rev() {
             let layer = &self.dense[k];
             if k > 0 {
@@ -395,6 +410,12 @@ impl Pass<'_> {
                 layer.input_grad(&self.rows[0], &buf.grads[0], &mut buf.dx, |i| {
                     crelu_passes(acc[i])
                 });
+                let activation = self.model.shape.arch.activation;
+                if activation != Activation::ClippedRelu {
+                    for (d, &a) in buf.dx.iter_mut().zip(acc) {
+                        *d *= passing_slope(activation, a);
+                    }
+                }
             }
         }
     }
@@ -441,7 +462,8 @@ pub fn evaluate_batch(model: &Model, batch: &SparseBatch) -> Vec<f64> {
                 .iter()
                 .map(|&i| {
                     let (stm, nstm) = batch.rows(i);
-                    f64::from(model.forward(stm, nstm, &mut trace)) * f64::from(NET_TO_INTERNAL)
+                    let value = model.forward(stm, nstm, batch.buckets[i], &mut trace);
+                    f64::from(value) * f64::from(NET_TO_INTERNAL)
                 })
                 .collect::<Vec<_>>()
         })

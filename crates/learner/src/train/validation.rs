@@ -102,12 +102,13 @@ impl ValidationSet {
                     (t.r.board(), t.r.turn()),
                 ] {
                     extractor.rows(board, turn, &mut stm, &mut nstm);
-                    set.batch.push(&stm, &nstm, target);
+                    set.batch.push(&stm, &nstm, extractor.bucket(board), target);
                 }
             } else {
                 let pos = &record.position;
                 extractor.rows(&pos.board, pos.turn, &mut stm, &mut nstm);
-                set.batch.push(&stm, &nstm, target);
+                let bucket = extractor.bucket(&pos.board);
+                set.batch.push(&stm, &nstm, bucket, target);
             }
             if set.records.len() < spec.accuracy_count {
                 set.records.push(record);

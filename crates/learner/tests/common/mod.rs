@@ -38,7 +38,8 @@ pub(crate) fn sample_batch(shape: &ModelShape, n: usize, step: usize) -> SparseB
         let record = reader.get((i * step) as u64).unwrap();
         let pos = &record.position;
         extractor.rows(&pos.board, pos.turn, &mut stm, &mut nstm);
-        batch.push(&stm, &nstm, target_of(&record));
+        let bucket = extractor.bucket(&pos.board);
+        batch.push(&stm, &nstm, bucket, target_of(&record));
     }
     batch
 }

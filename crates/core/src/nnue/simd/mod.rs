@@ -13,6 +13,8 @@ pub mod scalar;
 pub mod x86;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_linear;
+#[cfg(target_arch = "x86_64")]
+pub mod x86_screlu;
 
 /// Which implementation of the kernels to run, slowest first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -157,9 +159,40 @@ impl Kernel {
             // SAFETY: `usable` only returns a kernel whose features the CPU has
             // (AVX-512 implies AVX2); lengths and row indices were checked above.
             Kernel::Avx2 | Kernel::Avx512Vnni => unsafe {
-                x86_linear::update_narrow_dot_avx2(dst, src, table, removed, added, weights)
+                x86_linear::update_narrow_dot_avx2::<false>(
+                    dst, src, table, removed, added, weights,
+                )
             },
             _ => scalar::update_narrow_dot(dst, src, table, removed, added, weights),
+        }
+    }
+
+    /// [`Kernel::update_narrow`] into `dst`, then [`Kernel::screlu_dot`] of
+    /// `dst` with `weights`, in one pass: [`Kernel::update_narrow_dot`] for an
+    /// SCReLU net.
+    #[inline]
+    pub fn update_narrow_screlu_dot(
+        self,
+        dst: &mut [i16],
+        src: &[i16],
+        table: &[i8],
+        removed: &[u32],
+        added: &[u32],
+        weights: &[i8],
+    ) -> i32 {
+        let n = dst.len();
+        let valid = src.len() >= n && weights.len() >= n && rows_exist(table, n, removed, added);
+        if !valid {
+            return scalar::update_narrow_screlu_dot(dst, src, table, removed, added, weights);
+        }
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `usable` only returns a kernel whose features the CPU has
+            // (AVX-512 implies AVX2); lengths and row indices were checked above.
+            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe {
+                x86_linear::update_narrow_dot_avx2::<true>(dst, src, table, removed, added, weights)
+            },
+            _ => scalar::update_narrow_screlu_dot(dst, src, table, removed, added, weights),
         }
     }
 
@@ -177,6 +210,31 @@ impl Kernel {
             },
             _ => scalar::clamped_dot(acc, weights),
         }
+    }
+
+    /// `Σ_i clamp(acc[i], 0, 127)² * weights[i]` (wrapping i32) over the shorter
+    /// of the two: SCReLU and the output layer's dot product in one pass (see
+    /// [`crate::nnue::activation`] for the scale). SSE2 runs the scalar version.
+    #[inline]
+    pub fn screlu_dot(self, acc: &[i16], weights: &[i8]) -> i32 {
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `usable` only returns a kernel whose features the CPU has
+            // (AVX-512 implies AVX2); the kernel bounds its own accesses by both
+            // slice lengths.
+            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe {
+                x86_screlu::screlu_dot_avx2(acc, weights)
+            },
+            _ => scalar::screlu_dot(acc, weights),
+        }
+    }
+
+    /// `out[i] = clamp(acc[i], 0, 127)² / 127`: an SCReLU transformer's output
+    /// as a hidden layer reads it. Scalar on every kernel (it runs once per
+    /// evaluation of a net with hidden layers, beside their far larger affine
+    /// products).
+    pub fn screlu_to_u8(self, acc: &[i16], out: &mut [u8]) {
+        scalar::screlu_to_u8(acc, out);
     }
 
     /// `out[i] = clamp(acc[i], 0, 127)`.

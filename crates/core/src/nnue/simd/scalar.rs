@@ -35,6 +35,23 @@ pub fn clamp_to_u8(acc: &[i16], out: &mut [u8]) {
     }
 }
 
+/// See [`super::Kernel::screlu_to_u8`].
+pub fn screlu_to_u8(acc: &[i16], out: &mut [u8]) {
+    use crate::nnue::activation::{Activation, QA};
+    for (o, &a) in out.iter_mut().zip(acc) {
+        let c = i32::from(a).clamp(0, QA);
+        *o = Activation::SquaredClippedRelu.transformed(c) as u8;
+    }
+}
+
+/// See [`super::Kernel::screlu_dot`].
+pub fn screlu_dot(acc: &[i16], weights: &[i8]) -> i32 {
+    acc.iter().zip(weights).fold(0i32, |sum, (&a, &w)| {
+        let c = i32::from(a.clamp(0, 127));
+        sum.wrapping_add(c * c * i32::from(w))
+    })
+}
+
 /// See [`super::Kernel::affine`].
 pub fn affine(input: &[u8], weights: &[i8], bias: &[i32], out: &mut [i32]) {
     let width = input.len();
@@ -92,4 +109,17 @@ pub fn update_narrow_dot(
 ) -> i32 {
     update_narrow(dst, src, table, removed, added);
     clamped_dot(dst, weights)
+}
+
+/// See [`super::Kernel::update_narrow_screlu_dot`].
+pub fn update_narrow_screlu_dot(
+    dst: &mut [i16],
+    src: &[i16],
+    table: &[i8],
+    removed: &[u32],
+    added: &[u32],
+    weights: &[i8],
+) -> i32 {
+    update_narrow(dst, src, table, removed, added);
+    screlu_dot(dst, weights)
 }

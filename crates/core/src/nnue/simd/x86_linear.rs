@@ -94,17 +94,18 @@ unsafe fn dot_registers(lo: __m256i, hi: __m256i, w: *const i8) -> __m256i {
     _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), _mm256_set1_epi16(1))
 }
 
-/// Sum of the eight i32 lanes.
+/// Sum of the eight i32 lanes (wrapping).
 #[inline]
 #[target_feature(enable = "avx2")]
-fn hsum(v: __m256i) -> i32 {
+pub(super) fn hsum(v: __m256i) -> i32 {
     let half = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
     let total = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
     _mm_cvtsi128_si32(total)
 }
 
-/// AVX2 [`super::Kernel::update_narrow_dot`]: the update of
+/// AVX2 [`super::Kernel::update_narrow_dot`] (and, `SQUARED`,
+/// [`super::Kernel::update_narrow_screlu_dot`]): the update of
 /// [`update_narrow_avx2`], and while each tile of new values is still in
 /// registers, its part of the output layer's dot product (so the accumulator is
 /// never read back). The usual moves (one row off and one on; a capture, a
@@ -114,7 +115,7 @@ fn hsum(v: __m256i) -> i32 {
 /// # Safety
 /// As for [`update_narrow_avx2`], and `weights.len() >= dst.len()`.
 #[target_feature(enable = "avx2")]
-pub unsafe fn update_narrow_dot_avx2(
+pub unsafe fn update_narrow_dot_avx2<const SQUARED: bool>(
     dst: &mut [i16],
     src: &[i16],
     table: &[i8],
@@ -125,13 +126,17 @@ pub unsafe fn update_narrow_dot_avx2(
     // SAFETY (every arm): forwarded from the caller, with the same rows.
     unsafe {
         match (removed, added) {
-            (&[r], &[a]) => fused_update_dot(dst, src, table, [r], [a], weights),
-            (&[r0, r1], &[a]) => fused_update_dot(dst, src, table, [r0, r1], [a], weights),
-            (&[r], &[a0, a1]) => fused_update_dot(dst, src, table, [r], [a0, a1], weights),
-            (&[r0, r1], &[a0, a1]) => {
-                fused_update_dot(dst, src, table, [r0, r1], [a0, a1], weights)
+            (&[r], &[a]) => fused_update_dot::<SQUARED, _, _>(dst, src, table, [r], [a], weights),
+            (&[r0, r1], &[a]) => {
+                fused_update_dot::<SQUARED, _, _>(dst, src, table, [r0, r1], [a], weights)
             }
-            _ => fused_update_dot(dst, src, table, removed, added, weights),
+            (&[r], &[a0, a1]) => {
+                fused_update_dot::<SQUARED, _, _>(dst, src, table, [r], [a0, a1], weights)
+            }
+            (&[r0, r1], &[a0, a1]) => {
+                fused_update_dot::<SQUARED, _, _>(dst, src, table, [r0, r1], [a0, a1], weights)
+            }
+            _ => fused_update_dot::<SQUARED, _, _>(dst, src, table, removed, added, weights),
         }
     }
 }
@@ -143,7 +148,7 @@ pub unsafe fn update_narrow_dot_avx2(
 /// As for [`update_narrow_dot_avx2`].
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn fused_update_dot<R: AsRef<[u32]>, A: AsRef<[u32]>>(
+unsafe fn fused_update_dot<const SQUARED: bool, R: AsRef<[u32]>, A: AsRef<[u32]>>(
     dst: &mut [i16],
     src: &[i16],
     table: &[i8],
@@ -162,7 +167,12 @@ unsafe fn fused_update_dot<R: AsRef<[u32]>, A: AsRef<[u32]>>(
             let regs = update_tile(dst, src, table, start, removed, added);
             for (k, pair) in regs.chunks_exact(2).enumerate() {
                 let w = weights.as_ptr().add(start + k * DOT_STEP);
-                sums[k % 2] = _mm256_add_epi32(sums[k % 2], dot_registers(pair[0], pair[1], w));
+                let dot = if SQUARED {
+                    super::x86_screlu::dot_registers(pair[0], pair[1], w)
+                } else {
+                    dot_registers(pair[0], pair[1], w)
+                };
+                sums[k % 2] = _mm256_add_epi32(sums[k % 2], dot);
             }
         }
         start += NARROW_TILE * LANES;
@@ -180,8 +190,15 @@ unsafe fn fused_update_dot<R: AsRef<[u32]>, A: AsRef<[u32]>>(
         }
         dst[i] = v;
     }
+    let (tail, tail_weights) = (&dst[tiled..], &weights[tiled..n]);
     // SAFETY: AVX2 is present (this function's contract).
-    let rest = unsafe { clamped_dot_avx2(&dst[tiled..], &weights[tiled..n]) };
+    let rest = unsafe {
+        if SQUARED {
+            super::x86_screlu::screlu_dot_avx2(tail, tail_weights)
+        } else {
+            clamped_dot_avx2(tail, tail_weights)
+        }
+    };
     hsum(_mm256_add_epi32(sums[0], sums[1])).wrapping_add(rest)
 }
 
