@@ -458,13 +458,13 @@ fn soft_node_limit_ends_after_the_iteration_that_crosses_it() {
         per_depth,
         [
             (1, 42),
-            (2, 172),
-            (3, 844),
-            (4, 1330),
-            (5, 2426),
-            (6, 3869),
-            (7, 6323),
-            (8, 10340)
+            (2, 107),
+            (3, 369),
+            (4, 1003),
+            (5, 1686),
+            (6, 3439),
+            (7, 5483),
+            (8, 8559)
         ],
         "the iterations' node counts"
     );

@@ -1,17 +1,20 @@
 //! Principal variation search of the nodes below the root, in named phases:
 //! draws and terminal checks, mate-distance pruning, the table probe, the static
-//! evaluation, pruning before any move is searched (reverse futility, null move),
-//! internal iterative reduction, then the move loop (move-count, SEE and futility
-//! pruning, late-move reductions, PVS re-searches, history on cutoffs), and the
-//! table store.
+//! evaluation (refined by the table's value), pruning before any move is searched
+//! (reverse futility, null move), internal iterative reduction, the
+//! singular-extension test of the table move, then the move loop (move-count, SEE
+//! and futility pruning, late-move reductions, PVS re-searches, histories on
+//! cutoffs), and the table store.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, Position};
 
+use super::history::{Continuation, PieceTo};
 use super::movepick::is_tactical;
 use super::params::*;
-use super::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use super::score::{from_tt, Bound, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
+use super::tt::{encode_move, TtEntry};
 use super::worker::{lmr, tt_cutoff, Worker};
 
 /// The fifty-move rule: a game is drawn after this many plies without a capture
@@ -27,8 +30,29 @@ pub(super) struct Node {
     pub ply: usize,
     pub pv_node: bool,
     pub in_check: bool,
+    /// The static evaluation (`-INFINITE` in check).
     pub static_eval: i32,
+    /// The static evaluation refined by the table's value where its bound allows:
+    /// what pruning before the moves compares with beta.
+    pub eval: i32,
+    /// The static evaluation rose since two plies before: prune and reduce less.
+    pub improving: bool,
     pub us: Color,
+    /// The moves that led here, for continuation histories.
+    pub cont: Continuation,
+    /// The table move's code (0 for none) and the extension singular search gave it.
+    pub tt_move: u16,
+    pub singular: i32,
+    /// The move a singular-extension search leaves out (0: none).
+    pub excluded: u16,
+}
+
+/// What the singular-extension test decided for the table move.
+enum Singular {
+    /// Search it this many plies deeper.
+    Extend(i32),
+    /// Several moves beat beta: the node fails high with this value.
+    Cutoff(i32),
 }
 
 impl Worker<'_, '_> {
@@ -61,8 +85,15 @@ impl Worker<'_, '_> {
         if alpha >= beta {
             return alpha;
         }
+        // A singular-extension search of this node (one move left out) must not
+        // take or leave the table's verdict on the whole node.
+        let excluded = self.td.stack[ply].excluded;
         let key = self.current_key();
-        let tt = self.shared.tt.probe(key);
+        let tt = if excluded == 0 {
+            self.shared.tt.probe(key)
+        } else {
+            None
+        };
         if let Some(e) = tt {
             if !pv_node && e.depth >= depth {
                 if let Some(v) = tt_cutoff(&e, ply, alpha, beta) {
@@ -70,46 +101,106 @@ impl Worker<'_, '_> {
                 }
             }
         }
-        let static_eval = if in_check {
-            -INFINITE
-        } else {
-            match tt {
-                Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
-                _ => self.evaluate(pos),
-            }
-        };
+        let static_eval = (!in_check).then(|| match tt {
+            Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
+            _ => self.evaluate(pos),
+        });
+        self.td.stack[ply].static_eval = static_eval;
         let tt_move = tt.map_or(0, |e| e.mv);
-        let node = Node {
+        let mut node = Node {
             depth,
             alpha,
             beta,
             ply,
             pv_node,
             in_check,
-            static_eval,
+            static_eval: static_eval.unwrap_or(-INFINITE),
+            eval: static_eval.map_or(-INFINITE, |v| refined_eval(v, tt, ply)),
+            improving: self.improving(ply, static_eval),
             us: pos.turn(),
+            cont: self.continuation(ply),
+            tt_move,
+            singular: 0,
+            excluded,
         };
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded == 0 {
             if let Some(v) = self.prune_before_moves(pos, &node, null_ok) {
                 return v;
             }
         }
         // Internal iterative reduction: without a table move this node was not
         // searched before; search it shallower first.
-        if tt_move == 0 && depth >= IIR_MIN_DEPTH {
+        if tt_move == 0 && excluded == 0 && depth >= IIR_MIN_DEPTH {
             depth -= 1;
+            node.depth = depth;
         }
-        let node = Node { depth, ..node };
-        let (best, best_move) = match self.search_moves(pos, &node, tt_move) {
+        if let Some(e) = tt {
+            match self.singular(pos, &node, &e) {
+                Singular::Extend(plies) => node.singular = plies,
+                Singular::Cutoff(v) => return v,
+            }
+        }
+        let (best, best_move) = match self.search_moves(pos, &node) {
             Ok(result) => result,
             Err(terminal) => return terminal,
         };
-        if self.stopped {
-            return 0;
+        if self.stopped || excluded != 0 {
+            return if self.stopped { 0 } else { best };
         }
-        let stored_eval = if in_check { 0 } else { static_eval };
+        let stored_eval = static_eval.unwrap_or(0);
         self.store(key, best, (alpha, beta), best_move, stored_eval, depth, ply);
         best
+    }
+
+    /// Whether the static evaluation `eval` at `ply` is higher than two plies
+    /// before (or four, when the side was in check then; true when neither is known).
+    fn improving(&self, ply: usize, eval: Option<i32>) -> bool {
+        let Some(eval) = eval else {
+            return false;
+        };
+        let earlier = |n: usize| {
+            ply.checked_sub(n)
+                .and_then(|p| self.td.stack[p].static_eval)
+        };
+        earlier(2).or_else(|| earlier(4)).is_none_or(|e| eval > e)
+    }
+
+    /// Singular extension: when the table says its move beats a value at nearly
+    /// this depth, search the node without that move at half the depth against a
+    /// margin below that value. If nothing else comes close, the move is singular
+    /// and searched a ply deeper; if the others beat beta too (multi-cut), the node
+    /// fails high at once.
+    fn singular(&mut self, pos: &Chess, node: &Node, e: &TtEntry) -> Singular {
+        let (depth, ply) = (node.depth, node.ply);
+        let tt_value = from_tt(e.value, ply);
+        let candidate = e.mv != 0
+            && depth >= SE_MIN_DEPTH
+            && e.depth >= depth - SE_TT_DEPTH_MARGIN
+            && e.bound != Bound::Upper
+            && tt_value.abs() < MATE_BOUND
+            && (ply as i32) < EXTENSION_PLY_FACTOR * self.root_depth;
+        if !candidate {
+            return Singular::Extend(0);
+        }
+        let singular_beta = tt_value - SE_BETA_MARGIN * depth;
+        self.td.stack[ply].excluded = e.mv;
+        let v = self.search(
+            pos,
+            (depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+            false,
+            false,
+        );
+        self.td.stack[ply].excluded = 0;
+        if v < singular_beta {
+            Singular::Extend(1)
+        } else if singular_beta >= node.beta {
+            Singular::Cutoff(singular_beta)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// Counts the node and clears its line.
@@ -137,9 +228,11 @@ impl Worker<'_, '_> {
 
     /// Reverse futility and null-move pruning (non-PV nodes not in check).
     fn prune_before_moves(&mut self, pos: &Chess, node: &Node, null_ok: bool) -> Option<i32> {
-        let (depth, beta, eval) = (node.depth, node.beta, node.static_eval);
-        // Reverse futility: far above beta at low depth, assume it holds.
-        if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta && eval < MATE_BOUND {
+        let (depth, beta, eval) = (node.depth, node.beta, node.eval);
+        // Reverse futility: far above beta at low depth, assume it holds (with a
+        // smaller margin while the evaluation is improving).
+        let margin = RFP_MARGIN * (depth - i32::from(node.improving));
+        if depth <= RFP_MAX_DEPTH && eval - margin >= beta && eval < MATE_BOUND {
             return Some(eval);
         }
         // Null move: if passing still beats beta, a real move will too (not with
@@ -155,7 +248,8 @@ impl Worker<'_, '_> {
         let beta = node.beta;
         let r = NMP_BASE
             + node.depth / NMP_DEPTH_DIVISOR
-            + ((node.static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+            + ((node.eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+        self.td.stack[node.ply].moved = None;
         self.td.evaluator.push_null();
         self.keys.push(super::worker::key(&null_pos));
         let v = -self.search(
@@ -177,20 +271,14 @@ impl Worker<'_, '_> {
 
     /// The move loop. `Err` carries the value of a node without legal moves (mate
     /// or stalemate); `Ok` the best value and move (none if all failed low).
-    fn search_moves(
-        &mut self,
-        pos: &Chess,
-        node: &Node,
-        tt_move: u16,
-    ) -> Result<(i32, Option<Move>), i32> {
-        let (ply, depth) = (node.ply, node.depth);
+    fn search_moves(&mut self, pos: &Chess, node: &Node) -> Result<(i32, Option<Move>), i32> {
+        let ply = node.ply;
         self.td.history.clear_killers(ply + 1);
         self.td.pickers[ply].refill(
             |list| *list = pos.legal_moves(),
-            tt_move,
-            &self.td.history,
-            pos.board(),
-            node.us,
+            node.tt_move,
+            (&self.td.history, node.cont),
+            pos,
             ply,
         );
         if self.td.pickers[ply].is_empty() {
@@ -203,16 +291,21 @@ impl Worker<'_, '_> {
         let mut alpha = node.alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
-        // The quiet moves tried before a cutoff, whose history it lowers (on the
+        // The moves tried before a cutoff, whose histories it lowers (on the
         // stack: a cutoff is frequent enough that a heap list per cutoff showed).
         let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
+        let mut tacticals: ArrayVec<Move, TACTICALS_REMEMBERED> = ArrayVec::new();
         let mut index = 0usize;
         while let Some(m) = self.td.pickers[ply].next_move() {
+            if node.excluded != 0 && encode_move(&m) == node.excluded {
+                continue;
+            }
             index += 1;
             let quiet = !is_tactical(&m);
             if self.skip_before_make(pos, node, &m, index, best) {
                 continue;
             }
+            self.td.stack[ply].moved = Some(PieceTo::of(node.us, &m));
             let child = self.make(pos, m);
             let gives_check = child.is_check();
             if self.futile(node, quiet, gives_check, alpha, best) {
@@ -233,19 +326,32 @@ impl Worker<'_, '_> {
                         self.update_pv(ply, m);
                     }
                     if v >= node.beta {
-                        if quiet {
-                            self.td.history.reward(node.us, ply, depth, &m, &quiets);
-                        }
+                        self.reward_cutoff(node, &m, &quiets, &tacticals);
                         break;
                     }
                 }
             }
-            if quiet && !quiets.is_full() {
-                quiets.push(m);
+            if quiet {
+                let _ = quiets.try_push(m);
+            } else {
+                let _ = tacticals.try_push(m);
             }
         }
         // Every move was pruned: fall back to a value below alpha.
         Ok((if best == -INFINITE { alpha } else { best }, best_move))
+    }
+
+    /// A move beat beta: reward it in its history (butterfly and continuation for a
+    /// quiet move, capture history for a tactical one) and penalise those tried
+    /// before it.
+    fn reward_cutoff(&mut self, node: &Node, m: &Move, quiets: &[Move], tacticals: &[Move]) {
+        let history = &mut self.td.history;
+        if is_tactical(m) {
+            history.reward_capture(node.us, node.depth, m, tacticals);
+        } else {
+            let at = (node.ply, node.depth);
+            history.reward(node.us, at, m, node.cont, (quiets, tacticals));
+        }
     }
 
     /// Move-count pruning of late quiet moves and SEE pruning of losing captures.
@@ -262,7 +368,12 @@ impl Worker<'_, '_> {
         }
         let depth = node.depth;
         if !is_tactical(m) {
-            depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + LMP_FACTOR * depth * depth
+            let factor = if node.improving {
+                LMP_FACTOR_IMPROVING
+            } else {
+                LMP_FACTOR
+            };
+            depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + factor * depth * depth
         } else {
             depth <= SEE_MAX_DEPTH && !see_ge(pos.board(), node.us, m, SEE_MARGIN * depth)
         }
@@ -289,9 +400,13 @@ impl Worker<'_, '_> {
         gives_check: bool,
     ) -> i32 {
         let (ply, beta, pv_node) = (node.ply, node.beta, node.pv_node);
-        let extension =
-            i32::from(gives_check && (ply as i32) < CHECK_EXTENSION_PLY_FACTOR * self.root_depth);
-        let new_depth = node.depth - 1 + extension;
+        let check = i32::from(gives_check && (ply as i32) < EXTENSION_PLY_FACTOR * self.root_depth);
+        let singular = if encode_move(&m) == node.tt_move {
+            node.singular
+        } else {
+            0
+        };
+        let new_depth = node.depth - 1 + check + singular;
         if index == 1 {
             return -self.search(child, new_depth, -beta, -alpha, ply + 1, pv_node, true);
         }
@@ -315,7 +430,7 @@ impl Worker<'_, '_> {
     }
 
     /// Late-move reduction of a quiet move (less in PV nodes, in check, for
-    /// killers and for moves with a good history).
+    /// killers, for moves with a good history and while improving).
     fn reduction(
         &self,
         node: &Node,
@@ -333,10 +448,11 @@ impl Worker<'_, '_> {
         let mut r = lmr(self.lmr, depth, index);
         r -= i32::from(node.pv_node);
         r -= i32::from(node.in_check);
+        r += i32::from(!node.improving);
         if self.td.history.killers(node.ply).contains(&Some(*m)) {
             r -= 1;
         }
-        r -= self.td.history.score(node.us, m) / LMR_HISTORY_DIVISOR;
+        r -= self.td.history.score(node.us, m, node.cont) / LMR_HISTORY_DIVISOR;
         r.clamp(0, new_depth - 1)
     }
 }
@@ -347,4 +463,24 @@ impl Worker<'_, '_> {
 fn has_pieces(pos: &Chess, color: Color) -> bool {
     let b = pos.board();
     (b.by_color(color) & !(b.pawns() | b.kings())).any()
+}
+
+/// The static evaluation `eval` replaced by the table's value when its bound says
+/// the true value lies beyond it on that side (a searched value is the better guess).
+#[inline]
+fn refined_eval(eval: i32, tt: Option<TtEntry>, ply: usize) -> i32 {
+    let Some(e) = tt else {
+        return eval;
+    };
+    let v = from_tt(e.value, ply);
+    let beyond = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => v > eval,
+        Bound::Upper => v < eval,
+    };
+    if beyond && v.abs() < MATE_BOUND {
+        v
+    } else {
+        eval
+    }
 }

@@ -1,26 +1,72 @@
 //! Move-ordering memory that survives from node to node: killer moves (quiet moves
-//! that refuted a sibling at the same ply) and the history table (how often a quiet
-//! move by this piece to this square caused a cutoff). Kept per thread and across
-//! searches of the same game; `ucinewgame` clears it.
+//! that refuted a sibling at the same ply), the butterfly history (how often a quiet
+//! move by this piece to this square caused a cutoff), continuation histories (the
+//! same, following the moves one and two plies before) and the capture history (by
+//! piece, square and victim). Kept per thread and across searches of the same game;
+//! `ucinewgame` clears it.
 
 use shakmaty::{Color, Move, Role};
 
 use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_GRAVITY_DIVISOR, HISTORY_MAX};
 use super::score::MAX_PLY;
 
-/// Killers and history of one search thread.
+/// Pieces (color and role): the rows of every history table.
+const PIECES: usize = 12;
+/// Moved piece and destination pairs: the keys of continuation histories.
+const PIECE_TO: usize = PIECES * 64;
+/// What a tactical move takes: nothing (a quiet promotion) or pawn to queen.
+const VICTIMS: usize = 6;
+
+/// A moved piece and its destination, the key continuation histories follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PieceTo(u16);
+
+impl PieceTo {
+    /// The key of `m` played by `color`.
+    #[inline]
+    pub(crate) fn of(color: Color, m: &Move) -> PieceTo {
+        PieceTo((piece_index(color, m) * 64 + m.to() as usize) as u16)
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// The moves that led to a node, one and two plies back (none across a null move
+/// or before the root): a quiet move's worth depends on what it answers.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Continuation(pub [Option<PieceTo>; 2]);
+
+/// A table of piece-to rows for every previous piece-to (768 x 768 entries).
+type ContinuationTable = [[i32; PIECE_TO]; PIECE_TO];
+
+/// Killers and histories of one search thread.
 pub(crate) struct History {
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
-    table: [[i32; 64]; 12],
+    table: [[i32; 64]; PIECES],
+    /// Boxed: 2.4 MB, more than a thread's stack should hold.
+    continuation: Box<ContinuationTable>,
+    captures: [[[i32; VICTIMS]; 64]; PIECES],
 }
 
 impl Default for History {
     fn default() -> Self {
         History {
             killers: [[None; 2]; MAX_PLY + 2],
-            table: [[0; 64]; 12],
+            table: [[0; 64]; PIECES],
+            continuation: zeroed_continuation(),
+            captures: [[[0; VICTIMS]; 64]; PIECES],
         }
     }
+}
+
+/// An empty continuation table, built on the heap (too large for the stack).
+fn zeroed_continuation() -> Box<ContinuationTable> {
+    let rows = vec![[0; PIECE_TO]; PIECE_TO].into_boxed_slice();
+    rows.try_into()
+        .unwrap_or_else(|_| unreachable!("the vector has PIECE_TO rows"))
 }
 
 /// The history row of the moving piece: shakmaty's `Color` casts to Black = 0 and
@@ -29,6 +75,26 @@ impl Default for History {
 fn piece_index(color: Color, m: &Move) -> usize {
     let role = m.role();
     color as usize * 6 + (role as usize - Role::Pawn as usize)
+}
+
+/// The victim column of a tactical move: 0 for none, 1 (pawn) to 5 (queen).
+#[inline]
+fn victim_index(m: &Move) -> usize {
+    m.capture()
+        .map_or(0, |r| r as usize - Role::Pawn as usize + 1)
+}
+
+/// Gravity: the closer an entry is to the bound, the smaller its step.
+#[inline]
+fn gravity(entry: &mut i32, bonus: i32) {
+    *entry += HISTORY_BONUS_SCALE * bonus - *entry * bonus.abs() / HISTORY_GRAVITY_DIVISOR;
+    *entry = (*entry).clamp(-HISTORY_MAX, HISTORY_MAX);
+}
+
+/// The history bonus of a cutoff at `depth`.
+#[inline]
+fn bonus(depth: i32) -> i32 {
+    (depth * depth).min(HISTORY_BONUS_MAX)
 }
 
 impl History {
@@ -51,41 +117,115 @@ impl History {
         }
     }
 
-    /// The history score of a quiet move by `color`.
+    /// The history score of a quiet move by `color` after `cont`: the butterfly
+    /// history plus both continuation histories.
     #[inline]
-    pub(crate) fn score(&self, color: Color, m: &Move) -> i32 {
-        self.table[piece_index(color, m)][m.to() as usize]
+    pub(crate) fn score(&self, color: Color, m: &Move, cont: Continuation) -> i32 {
+        let to = PieceTo::of(color, m).index();
+        let followed: i32 = cont
+            .0
+            .iter()
+            .flatten()
+            .map(|prev| self.continuation[prev.index()][to])
+            .sum();
+        self.table[piece_index(color, m)][m.to() as usize] + followed
+    }
+
+    /// The capture history score of a tactical move by `color`.
+    #[inline]
+    pub(crate) fn capture_score(&self, color: Color, m: &Move) -> i32 {
+        self.captures[piece_index(color, m)][m.to() as usize][victim_index(m)]
     }
 
     /// A quiet move caused a beta cutoff at `depth`: remember it as a killer, reward
-    /// it and penalise the quiet moves tried before it.
+    /// it and penalise the quiet moves tried before it (and the tactical ones).
     pub(crate) fn reward(
         &mut self,
         color: Color,
-        ply: usize,
-        depth: i32,
+        (ply, depth): (usize, i32),
         best: &Move,
-        tried: &[Move],
+        cont: Continuation,
+        (quiets, tacticals): (&[Move], &[Move]),
     ) {
         let ply = ply.min(MAX_PLY + 1);
         if self.killers[ply][0] != Some(*best) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(*best);
         }
-        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
-        self.update(color, best, bonus);
-        for m in tried {
-            if m != best {
-                self.update(color, m, -bonus);
-            }
+        let bonus = bonus(depth);
+        self.update(color, best, cont, bonus);
+        for m in quiets.iter().filter(|&m| m != best) {
+            self.update(color, m, cont, -bonus);
+        }
+        self.punish_captures(color, depth, tacticals);
+    }
+
+    /// A tactical move caused a beta cutoff at `depth`: reward it in the capture
+    /// history and penalise the tactical moves tried before it.
+    pub(crate) fn reward_capture(
+        &mut self,
+        color: Color,
+        depth: i32,
+        best: &Move,
+        tacticals: &[Move],
+    ) {
+        gravity(self.capture_entry(color, best), bonus(depth));
+        self.punish_captures(color, depth, tacticals);
+    }
+
+    /// Tactical moves tried before a cutoff by another move.
+    fn punish_captures(&mut self, color: Color, depth: i32, tacticals: &[Move]) {
+        let malus = -bonus(depth);
+        for m in tacticals {
+            gravity(self.capture_entry(color, m), malus);
         }
     }
 
     #[inline]
-    fn update(&mut self, color: Color, m: &Move, bonus: i32) {
-        let entry = &mut self.table[piece_index(color, m)][m.to() as usize];
-        // Gravity: the closer to the bound, the smaller the step.
-        *entry += HISTORY_BONUS_SCALE * bonus - *entry * bonus.abs() / HISTORY_GRAVITY_DIVISOR;
-        *entry = (*entry).clamp(-HISTORY_MAX, HISTORY_MAX);
+    fn capture_entry(&mut self, color: Color, m: &Move) -> &mut i32 {
+        &mut self.captures[piece_index(color, m)][m.to() as usize][victim_index(m)]
+    }
+
+    #[inline]
+    fn update(&mut self, color: Color, m: &Move, cont: Continuation, bonus: i32) {
+        gravity(
+            &mut self.table[piece_index(color, m)][m.to() as usize],
+            bonus,
+        );
+        let to = PieceTo::of(color, m).index();
+        for prev in cont.0.iter().flatten() {
+            gravity(&mut self.continuation[prev.index()][to], bonus);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square;
+
+    fn quiet(role: Role, from: Square, to: Square) -> Move {
+        Move::Normal {
+            role,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        }
+    }
+
+    #[test]
+    fn a_cutoff_raises_the_continuation_score_after_the_same_move_only() {
+        let mut h = History::default();
+        let reply = quiet(Role::Knight, Square::G8, Square::F6);
+        let tried = quiet(Role::Pawn, Square::H7, Square::H6);
+        let e4 = PieceTo::of(Color::White, &quiet(Role::Pawn, Square::E2, Square::E4));
+        let d4 = PieceTo::of(Color::White, &quiet(Role::Pawn, Square::D2, Square::D4));
+        let after_e4 = Continuation([Some(e4), None]);
+        h.reward(Color::Black, (1, 6), &reply, after_e4, (&[tried], &[]));
+        let after_d4 = Continuation([Some(d4), None]);
+        assert!(h.score(Color::Black, &reply, after_e4) > h.score(Color::Black, &reply, after_d4));
+        assert!(h.score(Color::Black, &tried, after_e4) < 0);
+        assert_eq!(h.killers(1)[0], Some(reply));
     }
 }

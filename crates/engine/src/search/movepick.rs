@@ -1,14 +1,14 @@
 //! Move ordering: the order in which a node tries its moves decides how much alpha-beta
 //! can cut. Best first: the transposition-table move, then captures and promotions by
-//! most valuable victim / least valuable attacker, then the killers, then quiet moves
-//! by history. Scores are computed once per node; moves are then picked one at a time
+//! most valuable victim / least valuable attacker and capture history, then the
+//! killers, then quiet moves by history and continuation histories. Scores are computed once per node; moves are then picked one at a time
 //! (selection), since most nodes cut off after the first few.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Board, Color, Move, MoveList};
+use shakmaty::{Chess, Move, MoveList, Position};
 
-use super::history::History;
-use super::params::{piece_rank, MVV_WEIGHT};
+use super::history::{Continuation, History};
+use super::params::{piece_rank, CAPTURE_HISTORY_DIVISOR, MVV_WEIGHT};
 use super::see::see_ge;
 use super::tt::encode_move;
 
@@ -56,28 +56,28 @@ impl MovePicker {
     pub(crate) fn new(
         fill: impl FnOnce(&mut MoveList),
         tt_move: u16,
-        history: &History,
-        board: &Board,
-        color: Color,
+        (history, cont): (&History, Continuation),
+        pos: &Chess,
         ply: usize,
     ) -> MovePicker {
         let mut picker = MovePicker::empty();
-        picker.refill(fill, tt_move, history, board, color, ply);
+        picker.refill(fill, tt_move, (history, cont), pos, ply);
         picker
     }
 
     /// Replaces the moves with those `fill` writes straight into the list, scored
-    /// for this node. `tt_move` is the table's move code (0 for none).
+    /// for this node. `tt_move` is the table's move code (0 for none); `cont` the
+    /// moves that led to the node.
     #[inline]
     pub(crate) fn refill(
         &mut self,
         fill: impl FnOnce(&mut MoveList),
         tt_move: u16,
-        history: &History,
-        board: &Board,
-        color: Color,
+        (history, cont): (&History, Continuation),
+        pos: &Chess,
         ply: usize,
     ) {
+        let (board, color) = (pos.board(), pos.turn());
         self.moves.clear();
         self.scores.clear();
         self.next = 0;
@@ -96,12 +96,13 @@ impl MovePicker {
                     BAD_CAPTURE
                 };
                 base + MVV_WEIGHT * (victim + promo) - piece_rank(m.role())
+                    + history.capture_score(color, m) / CAPTURE_HISTORY_DIVISOR
             } else if killers[0] == Some(*m) {
                 KILLER_1
             } else if killers[1] == Some(*m) {
                 KILLER_2
             } else {
-                history.score(color, m)
+                history.score(color, m, cont)
             });
         }
     }

@@ -21,9 +21,12 @@ pub(crate) fn piece_rank(role: Role) -> i32 {
     piece_value(role) / PIECE_VALUE[0]
 }
 
-/// MVV-LVA: victim ranks weigh this much more than attacker ranks, so the most
-/// valuable victim always comes first.
+/// MVV-LVA: victim ranks weigh this much more than attacker ranks, so the more
+/// valuable victim comes first unless the capture history says otherwise.
 pub(crate) const MVV_WEIGHT: i32 = 128;
+/// The capture history enters a capture's ordering score divided by this: at its
+/// bound it is worth one victim rank.
+pub(crate) const CAPTURE_HISTORY_DIVISOR: i32 = 128;
 
 // Reverse futility pruning (static null move).
 /// Deepest node where a static value far above beta cuts.
@@ -48,13 +51,16 @@ pub(crate) const NMP_EVAL_MAX: i32 = 3;
 pub(crate) const IIR_MIN_DEPTH: i32 = 5;
 
 // Move-count (late move) pruning: at depth <= LMP_MAX_DEPTH skip quiet moves after
-// LMP_BASE + LMP_FACTOR * depth^2 moves.
+// LMP_BASE + factor * depth^2 moves, the factor LMP_FACTOR_IMPROVING while the static
+// evaluation improves and LMP_FACTOR otherwise.
 /// Deepest node where late quiet moves are skipped.
 pub(crate) const LMP_MAX_DEPTH: i32 = 4;
 /// Quiet moves always tried, at any depth.
 pub(crate) const LMP_BASE: i32 = 3;
-/// Further quiet moves tried per square of the depth.
-pub(crate) const LMP_FACTOR: i32 = 2;
+/// Further quiet moves tried per square of the depth ...
+pub(crate) const LMP_FACTOR: i32 = 1;
+/// ... and while the static evaluation improves.
+pub(crate) const LMP_FACTOR_IMPROVING: i32 = 2;
 
 // SEE pruning of captures: at depth <= SEE_MAX_DEPTH skip captures losing more
 // than SEE_MARGIN per ply.
@@ -77,8 +83,9 @@ pub(crate) const FUTILITY_MARGIN: i32 = 100;
 pub(crate) const LMR_MIN_DEPTH: i32 = 3;
 /// Root moves reduced from this index on (0-based, after the first line's).
 pub(crate) const LMR_ROOT_FROM: usize = 3;
-/// History score worth one ply less reduction.
-pub(crate) const LMR_HISTORY_DIVISOR: i32 = 6000;
+/// History score (butterfly plus both continuation histories) worth one ply less
+/// reduction.
+pub(crate) const LMR_HISTORY_DIVISOR: i32 = 10000;
 /// The log-log reduction table: `LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR`.
 pub(crate) const LMR_BASE: f64 = 0.75;
 /// See [`LMR_BASE`].
@@ -93,9 +100,22 @@ pub(crate) const LMR_ROOT_RELIEF: i32 = 1;
 /// Quiet moves remembered per node, to be penalised in the history when a later
 /// quiet move cuts (further ones are not penalised).
 pub(crate) const QUIETS_REMEMBERED: usize = 32;
+/// Tactical moves remembered per node, to be penalised in the capture history when
+/// a later move cuts.
+pub(crate) const TACTICALS_REMEMBERED: usize = 32;
 
-/// Check extensions stop once the line is this many times the root depth.
-pub(crate) const CHECK_EXTENSION_PLY_FACTOR: i32 = 2;
+/// Check and singular extensions stop once the line is this many times the root
+/// depth.
+pub(crate) const EXTENSION_PLY_FACTOR: i32 = 2;
+
+// Singular extensions.
+/// Shallowest node that tests its table move for singularity.
+pub(crate) const SE_MIN_DEPTH: i32 = 7;
+/// The table's lower bound must come from at most this many plies shallower.
+pub(crate) const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// The other moves must stay this much per ply of depth below the table's value
+/// for the table move to count as singular.
+pub(crate) const SE_BETA_MARGIN: i32 = 2;
 
 // Quiescence.
 /// Plies after which only recaptures are searched.

@@ -10,6 +10,7 @@
 use shakmaty::{Chess, Move, Position, Square};
 
 use super::captures::legal_captures;
+use super::history::PieceTo;
 use super::movepick::is_tactical;
 use super::params::{piece_value, DELTA_MARGIN, RECAPTURES_FROM};
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -57,11 +58,11 @@ impl Worker<'_, '_> {
         let in_check = pos.is_check();
         let tt_move = tt.map_or(0, |e| e.mv);
         let tt_eval = tt.map(|e| e.eval).filter(|e| e.abs() < MATE_BOUND);
-        let stand_pat =
-            match self.q_start(pos, in_check, tt_move, tt_eval, beta, ply, qply, last_to) {
-                Start::Done(v) => return v,
-                Start::Search(stand_pat) => stand_pat,
-            };
+        let eval = (!in_check).then(|| tt_eval.unwrap_or_else(|| self.evaluate(pos)));
+        let stand_pat = match self.q_start(pos, tt_move, eval, beta, ply, qply, last_to) {
+            Start::Done(v) => return v,
+            Start::Search(stand_pat) => stand_pat,
+        };
         let mut best = stand_pat;
         let mut best_move = None;
         let mut a = alpha.max(stand_pat);
@@ -70,6 +71,7 @@ impl Worker<'_, '_> {
             if self.q_skip(pos, &m, in_check, (stand_pat, a, best), keeps) {
                 continue;
             }
+            self.td.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));
             let child = self.make(pos, m);
             let v = -self.qsearch(&child, -beta, -a, ply + 1, qply + 1, Some(m.to()));
             self.unmake();
@@ -87,39 +89,35 @@ impl Worker<'_, '_> {
                 }
             }
         }
-        let stored_eval = if in_check { 0 } else { stand_pat };
+        let stored_eval = eval.unwrap_or(0);
         self.store(key, best, (alpha, beta), best_move, stored_eval, 0, ply);
         best
     }
 
-    /// In check: all evasions (mate if none). Otherwise stand pat, cutting at once
-    /// when it reaches beta, then the captures (recaptures only when deep).
+    /// In check (no static evaluation): all evasions (mate if none). Otherwise
+    /// stand pat on the static evaluation `eval`, cutting at once when it
+    /// reaches beta, then the captures (recaptures only when deep).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn q_start(
         &mut self,
         pos: &Chess,
-        in_check: bool,
         tt_move: u16,
-        tt_eval: Option<i32>,
+        eval: Option<i32>,
         beta: i32,
         ply: usize,
         qply: u32,
         last_to: Option<Square>,
     ) -> Start {
-        let (board, turn) = (pos.board(), pos.turn());
-        if in_check {
+        let cont = self.continuation(ply);
+        let Some(stand_pat) = eval else {
             let fill = |list: &mut shakmaty::MoveList| *list = pos.legal_moves();
             let picker = &mut self.td.pickers[ply];
-            picker.refill(fill, tt_move, &self.td.history, board, turn, ply);
+            picker.refill(fill, tt_move, (&self.td.history, cont), pos, ply);
             if picker.is_empty() {
                 return Start::Done(-MATE + ply as i32);
             }
             return Start::Search(-INFINITE);
-        }
-        let stand_pat = match tt_eval {
-            Some(e) => e,
-            None => self.evaluate(pos),
         };
         if stand_pat >= beta {
             return Start::Done(stand_pat);
@@ -130,7 +128,7 @@ impl Worker<'_, '_> {
                 list.retain(|m| m.is_capture() && Some(m.to()) == last_to);
             }
         };
-        self.td.pickers[ply].refill(fill, tt_move, &self.td.history, board, turn, ply);
+        self.td.pickers[ply].refill(fill, tt_move, (&self.td.history, cont), pos, ply);
         self.prefetch_children(pos, ply);
         Start::Search(stand_pat)
     }

@@ -17,6 +17,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::error::HashError;
 use super::eval_cache::EvalCache;
+use super::history::Continuation;
 use super::limits::{Limits, SearchControl};
 use super::movepick::MovePicker;
 use super::params::{
@@ -341,9 +342,8 @@ impl Searcher {
                 }
             },
             tt_move,
-            &self.threads[0].history,
-            root.board(),
-            root.turn(),
+            (&self.threads[0].history, Continuation::default()),
+            root,
             0,
         );
         let mut root_moves = Vec::with_capacity(picker.len());

@@ -12,7 +12,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 use super::eval_cache::EvalCache;
-use super::history::History;
+use super::history::{Continuation, History, PieceTo};
 use super::limits::SearchControl;
 use super::movepick::{is_tactical, MovePicker};
 use super::params::{
@@ -42,6 +42,19 @@ pub(crate) struct ThreadData {
     /// One move picker per ply, refilled in place by the node at that ply (its
     /// children use the next ply's), so no node copies a 3 KiB move list by value.
     pub(super) pickers: Box<[MovePicker]>,
+    /// What each ply of the current line knows of itself, for the plies below it.
+    pub(super) stack: Box<[Frame]>,
+}
+
+/// One ply of the current line.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Frame {
+    /// The move made from this ply (none for a null move), for continuation histories.
+    pub moved: Option<PieceTo>,
+    /// The static evaluation (none in check), for the "improving" flag.
+    pub static_eval: Option<i32>,
+    /// The table move's code that a singular-extension search leaves out (0: none).
+    pub excluded: u16,
 }
 
 impl ThreadData {
@@ -53,6 +66,7 @@ impl ThreadData {
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             pickers: (0..=MAX_PLY).map(|_| MovePicker::empty()).collect(),
+            stack: vec![Frame::default(); MAX_PLY + 1].into_boxed_slice(),
         }
     }
 }
@@ -336,10 +350,12 @@ impl<'a, 'b> Worker<'a, 'b> {
         #![allow(clippy::needless_range_loop)] // moves[i] is read and written by index
         self.root_depth = depth;
         self.td.pv_len[0] = 0;
+        self.td.stack[0] = Frame::default();
         let mut best = -INFINITE;
         for i in first..moves.len() {
             let m = moves[i].mv;
             self.seldepth = self.seldepth.max(1);
+            self.td.stack[0].moved = Some(PieceTo::of(pos.turn(), &m));
             let child = self.make(pos, m);
             let gives_check = child.is_check();
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -400,6 +416,13 @@ impl<'a, 'b> Worker<'a, 'b> {
             c.store(key, v);
         }
         v
+    }
+
+    /// The moves one and two plies before `ply`, which continuation histories follow.
+    #[inline]
+    pub(super) fn continuation(&self, ply: usize) -> Continuation {
+        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.td.stack[p].moved);
+        Continuation([back(1), back(2)])
     }
 
     /// The key of the current node.
