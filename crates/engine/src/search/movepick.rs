@@ -83,6 +83,7 @@ impl MovePicker {
         self.next = 0;
         fill(&mut self.moves);
         let killers = history.killers(ply);
+        let quiet = history.quiet_scorer(color, cont);
         let MovePicker { moves, scores, .. } = self;
         for m in moves.iter() {
             scores.push(if tt_move != 0 && encode_move(m) == tt_move {
@@ -102,7 +103,7 @@ impl MovePicker {
             } else if killers[1] == Some(*m) {
                 KILLER_2
             } else {
-                history.score(color, m, cont)
+                quiet.score(m)
             });
         }
     }
@@ -134,10 +135,11 @@ impl MovePicker {
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        // The first of the highest scores, the best kept in registers.
+        let (mut best, mut top) = (self.next, self.scores[self.next]);
+        for (i, &s) in self.scores[..n].iter().enumerate().skip(self.next + 1) {
+            if s > top {
+                (best, top) = (i, s);
             }
         }
         self.moves.swap(self.next, best);
