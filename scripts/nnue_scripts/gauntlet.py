@@ -8,6 +8,8 @@ and places it on Stockfish's UCI_Elo scale.
                                     [--sf-elo 1350,1500,1700,1900,2100,2400] [--anchor NAME=ELO ...]
                                     [--games 20] [--tc 10+0.1 | --movetime S | --nodes N]
                                     [--time-margin MS] [--book FILE.epd ...]
+                                    [--resign-score CP [--resign-moves N]]
+                                    [--draw-moves N [--draw-score CP] [--draw-after M]]
                                     [--concurrency 2] [--out-dir target/gauntlet] [--pgn-dir DIR]
                                     [--output FILE.md]
 
@@ -16,7 +18,10 @@ and places it on Stockfish's UCI_Elo scale.
 embedded net) against Stockfish at UCI_Elo 1800, 2100 and 2400, Glaurung, Toga II and
 Phalanx, 34 games a pairing in each of two opening sets (data/openings.epd and
 data/openings-random.epd), 408 games a configuration, at 5+0.05 with a 200 ms forfeit
-margin, into target/strength. Any flag given overrides the preset's value.
+margin and score adjudication (a win once both engines agree one side is 1000 cp ahead
+for 3 moves each, a draw once both score within 10 cp for 8 moves each after move 40),
+into target/strength. Any flag given overrides the preset's value (`--resign-score 0
+--draw-moves 0` turn adjudication off).
 
 Players (default: `classical:Use NNUE=false` and `nnue`, the engine's defaults) are
 options of --engine. Every player meets every opponent in --games games per opening set
@@ -36,6 +41,10 @@ Time forfeits follow one rule for every engine (nnue_scripts.match's clock): a m
 that exceeds the time left by at most --time-margin ms is counted as an overshoot and
 its debt stays on the clock; a larger one loses on time. Overshoots and forfeits are
 reported per engine.
+
+Score adjudication (nnue_scripts.match's --resign-score, --resign-moves, --draw-moves,
+--draw-score, --draw-after) is off by default, on in --preset strength; the report says
+how many games each rule ended.
 
 Each pairing's games are saved as they end in OUT_DIR/PLAYER--OPPONENT.json (with
 several opening sets, OUT_DIR/SET/PLAYER--OPPONENT.json); a rerun with the same settings
@@ -69,7 +78,7 @@ import shutil
 import sys
 import time
 
-from . import common, match, rating_fit
+from . import adjudication, common, match, rating_fit
 
 import chess.engine  # noqa: E402  (match has checked that python-chess is there)
 
@@ -267,6 +276,7 @@ PRESETS = {
         "games": 34,
         "tc": "5+0.05",
         "time_margin": 200.0,
+        **adjudication.ON,
         "out_dir": os.path.join(common.ROOT, "target", "strength"),
         "title": "Strength report",
     },
@@ -363,6 +373,10 @@ def pairing_config(args, player, opponent, book=None):
     }
     if args.time_margin:
         config["time_margin_ms"] = args.time_margin
+    # Only when on, so pairings saved before adjudication existed match settings without it.
+    rules = adjudication.Rules.from_args(args).record()
+    if rules:
+        config["adjudication"] = rules
     return config
 
 
@@ -385,8 +399,9 @@ def load_pairing(path, config):
     except (OSError, ValueError) as exc:
         fail(f"{path}: cannot read the saved pairing: {exc}")
     if saved.get("config") != config:
+        hint = adjudication.resume_hint(saved.get("config") or {}, config)
         fail(f"{path}: saved with other settings (engine, its binary or net contents, options, clock, "
-             f"forfeit margin or book); "
+             f"forfeit margin, book or score adjudication){hint}; "
              f"use another --out-dir or delete it")
     return {game["index"]: game for game in saved.get("games", [])}
 
@@ -746,6 +761,10 @@ def markdown(args, players, opponents, rows, ratings, notes, extra=None):
         f"{CALIBRATION_NOTE}.",
         "",
     ]
+    rules = adjudication.Rules.from_args(args)
+    if rules.enabled:
+        ended = f" Games ended {adjudication.counts_text(extra['adjudicated'])}." if extra else ""
+        lines += [f"Score adjudication: {rules.describe()}.{ended}", ""]
     if extra and extra["differences"]:
         lines += ["## Difference", "", f"From all games; {DIFFERENCE_NOTE}.", ""]
         lines += difference_lines(extra["differences"]) + [""]
@@ -787,6 +806,7 @@ def report_data(args, players, opponents, saved, sets, rows, fitted):
         "sets": per_set_results(args, players, opponents, saved, sets, reference) if len(sets) > 1 else
         [{"set": s.name, "book": book_name(s.path), "positions": len(s.fens)} for s in sets],
         "clock": clock_records(players, opponents, saved),
+        "adjudicated": adjudication.counts([game for games in saved.values() for game in games.values()]),
     }
 
 
@@ -798,6 +818,7 @@ def write_reports(args, out_dir, players, opponents, rows, ratings, notes, extra
         "time_control": match.time_control_tag(args),
         "time_margin_ms": args.time_margin,
         "forfeit_rule": forfeit_rule(args),
+        "adjudication": adjudication.Rules.from_args(args).record(),
         "games_per_pairing": args.games * len(books_of(args)),
         "games_per_pairing_and_set": args.games,
         "players": [p.config() for p in players],

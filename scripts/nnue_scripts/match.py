@@ -6,6 +6,8 @@ python-chess, and reports the Elo difference with its 95 % interval.
                                  [--games 20] [--tc 1+0.1 [--movestogo N] [--time-margin MS] | --movetime S | --nodes N]
                                  [--book data/openings.epd] [--book-seed 0] [--concurrency 2]
                                  [--max-plies 400] [--pgn FILE] [--sprt elo0,elo1,alpha,beta]
+                                 [--resign-score CP [--resign-moves 3]]
+                                 [--draw-moves N [--draw-score 10] [--draw-after 40]]
 
 Engine A is --engine with --option and --option-a; engine B is --opponent (default: the
 same binary) with --option and --option-b. So `--option-a "Use NNUE=true" --option-b
@@ -23,10 +25,18 @@ rules (mate, stalemate, repetition, 50 moves, insufficient material) or are adju
 a draw after --max-plies. A time forfeit, an illegal move or a crash loses the game for
 that engine and is reported as a failure.
 
+Score adjudication (nnue_scripts.adjudication; both rules off by default): with
+--resign-score CP a game is won by the side that both engines' scores put at least CP
+centipawns ahead for --resign-moves moves of each side (default 3); with --draw-moves N it
+is drawn once both engines' scores stayed within --draw-score centipawns (default 10) for
+N moves of each side and --draw-after full moves (default 40) have been played. A mate
+score counts as beyond any CP; a move without a score restarts both counts.
+
 Output: one line per game, a running score, and at the end the W/D/L from A's view,
 the Elo estimate with its 95 % interval and, with --sprt, the log likelihood ratio and
-the decision (the match stops early when the SPRT decides). With --pgn every game is
-appended to FILE. Exit status: 0 when every game finished cleanly, 1 otherwise.
+the decision (the match stops early when the SPRT decides), and with adjudication on,
+how many games each rule ended. With --pgn every game is appended to FILE. Exit status:
+0 when every game finished cleanly, 1 otherwise.
 """
 
 import argparse
@@ -37,7 +47,7 @@ import sys
 import threading
 import time
 
-from . import common
+from . import adjudication, common
 
 common.require_chess("match.py")
 import chess  # noqa: E402
@@ -163,14 +173,20 @@ def play_game(index, args, players, book):
     board = chess.Board(fen)
     start_ply = board.ply()
     clock = Clock(args)
+    adjudicator = adjudication.Adjudicator(adjudication.Rules.from_args(args))
+    # Scores are parsed only when a rule reads them.
+    info = chess.engine.INFO_SCORE if adjudicator.rules.enabled else chess.engine.INFO_NONE
     engines = {}
-    result, termination, problem, forfeit = "*", "normal", None, None
+    result, termination, problem, forfeit, verdict = "*", "normal", None, None, None
     try:
         engines = {chess.WHITE: white.start(), chess.BLACK: black.start()}
         while True:
             outcome = board.outcome(claim_draw=True)
-            if outcome:
+            if outcome:  # the rules first: a mating move ends the game by mate
                 result = outcome.result()
+                break
+            if verdict:
+                result, termination = verdict.result, verdict.termination
                 break
             if board.ply() - start_ply >= args.max_plies:
                 result, termination = "1/2-1/2", "adjudication"
@@ -178,7 +194,7 @@ def play_game(index, args, players, book):
             side = board.turn
             limit, remaining = clock.limit((board.ply() - start_ply) // 2)
             t0 = time.monotonic()
-            played = engines[side].play(board, limit)
+            played = engines[side].play(board, limit, info=info)
             if not clock.charge(side, time.monotonic() - t0, remaining):
                 result, termination = ("0-1" if side == chess.WHITE else "1-0"), "time forfeit"
                 over = -(clock.stats[side]["min_left_ms"] or 0.0)
@@ -194,6 +210,7 @@ def play_game(index, args, players, book):
                 problem = f"illegal move {played.move} in {board.fen()}"
                 break
             board.push(played.move)
+            verdict = adjudicator.update(played.info.get("score"), board.fullmove_number - 1)
     except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError) as exc:
         side = board.turn
         result, termination = ("0-1" if side == chess.WHITE else "1-0"), "crash"
@@ -212,7 +229,8 @@ def play_game(index, args, players, book):
         "forfeit": forfeit,
         "a_clock": clock.side_stats(chess.WHITE if a_is_white else chess.BLACK),
         "b_clock": clock.side_stats(chess.BLACK if a_is_white else chess.WHITE),
-        "pgn": make_pgn(board, fen, white.name, black.name, result, termination, index, args),
+        "pgn": make_pgn(board, fen, white.name, black.name, result, termination, index, args,
+                        verdict.note if verdict and termination == verdict.termination else None),
     }
 
 
@@ -221,7 +239,9 @@ def score_for_a(result, a_is_white):
     return white_score if a_is_white else 1.0 - white_score
 
 
-def make_pgn(board, fen, white, black, result, termination, index, args):
+def make_pgn(board, fen, white, black, result, termination, index, args, note=None):
+    """The game as PGN; a score adjudication's Termination is the standard "adjudication",
+    with `note`, the rule that ended it, as a comment on the last move."""
     game = chess.pgn.Game.from_board(board)
     game.headers.update(
         Event=args.event,
@@ -232,11 +252,18 @@ def make_pgn(board, fen, white, black, result, termination, index, args):
         Black=black,
         Result=result,
         TimeControl=time_control_tag(args),
-        Termination=termination,
+        Termination=PGN_TERMINATIONS.get(termination, termination),
     )
+    if note:
+        game.end().comment = note
     if fen != chess.STARTING_FEN:
         game.headers["FEN"], game.headers["SetUp"] = fen, "1"
     return str(game)
+
+
+# The PGN Termination of each score adjudication (game["termination"] names the rule).
+PGN_TERMINATIONS = {adjudication.RESIGN_TERMINATION: adjudication.PGN_TERMINATION,
+                    adjudication.DRAW_TERMINATION: adjudication.PGN_TERMINATION}
 
 
 def time_control_tag(args):
@@ -249,11 +276,13 @@ def time_control_tag(args):
 
 
 class Tally:
-    """Wins/draws/losses from A's view, failures, and the SPRT state, shared by threads."""
+    """Wins/draws/losses from A's view, failures, games ended by score adjudication and the
+    SPRT state, shared by threads."""
 
     def __init__(self, sprt):
         self.wins = self.draws = self.losses = 0
         self.failures = []
+        self.adjudicated = adjudication.counts([])
         self.sprt = sprt
         self.decision = None
         self.lock = threading.Lock()
@@ -269,6 +298,8 @@ class Tally:
                 self.draws += 1
             if game["problem"]:
                 self.failures.append((game["index"], game["problem"]))
+            for rule, count in adjudication.counts([game]).items():
+                self.adjudicated[rule] += count
             if self.sprt and not self.decision:
                 self.decision, _ = common.sprt_state(self.wins, self.draws, self.losses, *self.sprt)
 
@@ -287,8 +318,9 @@ class Tally:
         return text
 
 
-def add_game_arguments(parser, event):
-    """The arguments every game of a match or gauntlet shares: count, clock, book, concurrency."""
+def add_game_arguments(parser, event, adjudication_defaults=None):
+    """The arguments every game of a match or gauntlet shares: count, clock, book,
+    concurrency, and the score adjudication rules (off unless `adjudication_defaults`)."""
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--tc", default="1+0.1", help="base seconds + increment seconds")
     parser.add_argument("--movestogo", type=int, default=0, help="N moves per base period (0: sudden death)")
@@ -303,6 +335,7 @@ def add_game_arguments(parser, event):
     parser.add_argument("--book-seed", type=int, default=0, help="first opening of the book to use")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--max-plies", type=int, default=400)
+    adjudication.add_arguments(parser, adjudication_defaults)
     parser.add_argument("--event", default=event)
 
 
@@ -313,6 +346,7 @@ def check_game_arguments(parser, args):
         parse_tc(args.tc)
     except ValueError:
         parser.error(f"--tc '{args.tc}' is not BASE+INC in seconds (e.g. 10+0.1)")
+    adjudication.check_arguments(parser, args)
 
 
 def parse_args():
@@ -401,8 +435,14 @@ def main():
 
     jobs = [(index, players) for index in range(args.games)]
     run_games(args, book, jobs, on_game, lambda: tally.decision)
+    rules = adjudication.Rules.from_args(args)
     print(f"{players[0].name} vs {players[1].name} at {time_control_tag(args)}, {time.monotonic() - t0:.0f}s")
-    print(f"final: {tally.summary()}, failures {len(tally.failures)}")
+    if rules.enabled:
+        print(f"score adjudication: {rules.describe()}")
+    final = f"final: {tally.summary()}, failures {len(tally.failures)}"
+    if rules.enabled:
+        final += f"; games ended {adjudication.counts_text(tally.adjudicated)}"
+    print(final)
     return 1 if tally.failures else 0
 
 

@@ -7,6 +7,8 @@ and rates them jointly relative to All.
                                  [--ft-size 512] [--hidden 32] [--loss thesis] [--lr 5e-4] [--lr-decay 0.99]
                                  [--epochs 20] [--epoch-size 1000000] [--batch-size 16384] [--train-args "..."]
                                  [--nodes 20000] [--movetime 0.1] [--games 200] [--book data/openings.epd]
+                                 [--resign-score 1000] [--resign-moves 3]
+                                 [--draw-moves 8] [--draw-score 10] [--draw-after 40]
                                  [--feature-count 20000] [--bench-depth 10]
                                  [--threads 2] [--concurrency 2] [--out-dir target/study] [--no-build]
     python -m nnue_scripts.study --small      # two sets and PQR, the shipped sample data, a few games
@@ -27,10 +29,14 @@ seed with it at lr 1e-4; they play the All net only.
 The tournament: every net plays the All net of its seed, and with at most 4 sets every
 pair of sets plays (a round robin), --games games per pairing (the book's openings in
 order, each with both colours) at a fixed node count (--nodes) and at a fixed time per
-move (--movetime; 0 turns a condition off), through nnue_scripts.match. Per condition
-all nets are rated jointly by maximum likelihood (nnue_scripts.rating_fit) with every
-seed's All net anchored at 0: a set's Elo pools its seeds' games, and with several seeds
-each seed's own rating gives the spread.
+move (--movetime; 0 turns a condition off), through nnue_scripts.match, with score
+adjudication on (nnue_scripts.adjudication): a game is won once both engines' scores put
+one side at least --resign-score centipawns ahead (default 1000) for --resign-moves moves
+of each side (3), and drawn once both stayed within --draw-score (10) for --draw-moves
+moves of each (8) after move --draw-after (40); --resign-score 0 and --draw-moves 0 turn
+the rules off. Per condition all nets are rated jointly by maximum likelihood
+(nnue_scripts.rating_fit) with every seed's All net anchored at 0: a set's Elo pools its
+seeds' games, and with several seeds each seed's own rating gives the spread.
 
 Output in --out-dir: study.md (the table: set, thesis name where it differs, inputs,
 active features, updates per move, minimum validation loss, training positions/s, search
@@ -39,8 +45,10 @@ study.json (every figure), study-elo.png (when matplotlib is installed), log.jso
 command run, one JSON object a line), and what each step made: nets/, features/, bench/,
 games/<condition>/. A rerun does only what is missing (an interrupted training resumes
 from its checkpoint; games are saved as they end); it refuses an --out-dir made with other
-settings (data, shape, loss, budget, game conditions, measurements), naming each
-difference. Sets, seeds and --games may change between runs: new ones are added.
+settings (data, shape, loss, budget, game conditions, adjudication, measurements), naming
+each difference. Sets, seeds and --games may change between runs: new ones are added. A
+directory made before score adjudication existed resumes with both rules off
+(--resign-score 0 --draw-moves 0).
 Exit status: 0 on success, 1 when a step fails or a game failed (crash, illegal move,
 time forfeit), 2 on a usage error.
 """
@@ -56,7 +64,7 @@ import subprocess
 import sys
 import time
 
-from . import common, rating_fit
+from . import adjudication, common, rating_fit
 
 PROGRAM = "study.py"
 ROOT = common.ROOT
@@ -450,7 +458,8 @@ class Study:
                 saved = json.load(f)
             diffs = settings_differences(saved, settings)
             if diffs:
-                raise StudyError(f"{self.dir} holds results made with other settings ({'; '.join(diffs)}); "
+                hint = adjudication.resume_hint(saved, settings)
+                raise StudyError(f"{self.dir} holds results made with other settings ({'; '.join(diffs)}){hint}; "
                                  "use another --out-dir or delete it")
             return
         write_json(path, settings)
@@ -549,6 +558,10 @@ def settings_of(args):
         "feature_count": args.feature_count,
         "bench_depth": args.bench_depth,
     }
+    # Only when on, so a directory made before adjudication existed resumes with it off.
+    rules = adjudication.Rules.from_args(args).record()
+    if rules:
+        settings["adjudication"] = rules
     return settings
 
 
@@ -653,7 +666,8 @@ def game_args(args, condition):
     movetime = float(condition[len("movetime"):]) if condition.startswith("movetime") else 0.0
     return argparse.Namespace(tc="1+0", movestogo=0, movetime=movetime, movetime_margin=args.movetime_margin,
                               time_margin=0.0, nodes=nodes, book=args.book, book_seed=0, max_plies=args.max_plies,
-                              event=f"nnue study {condition}", concurrency=args.concurrency)
+                              event=f"nnue study {condition}", concurrency=args.concurrency,
+                              **{key: getattr(args, key) for key in adjudication.KEYS})
 
 
 def load_pairing(path, config):
@@ -665,7 +679,8 @@ def load_pairing(path, config):
         saved = json.load(f)
     if saved.get("config") != config:
         diffs = settings_differences(flatten(saved.get("config") or {}), flatten(config))
-        raise StudyError(f"{path} holds games played with other settings ({'; '.join(diffs)}); "
+        hint = adjudication.resume_hint(saved.get("config") or {}, config)
+        raise StudyError(f"{path} holds games played with other settings ({'; '.join(diffs)}){hint}; "
                          "delete it or use another --out-dir")
     return {game["index"]: game for game in saved.get("games", [])}
 
@@ -682,8 +697,9 @@ def flatten(record, prefix=""):
 
 
 def play_tournament(study, args, trainings, condition):
-    """Plays the missing games of one condition; returns [(A, B, wins, draws, losses)]
-    and the number of failed games."""
+    """Plays the missing games of one condition; returns [(A, B, wins, draws, losses)],
+    the number of failed games and the games each adjudication rule ended
+    ({"resign": n, "draw": m})."""
     from . import gauntlet, match  # python-chess is needed from here on
 
     gargs = game_args(args, condition)
@@ -720,12 +736,14 @@ def play_tournament(study, args, trainings, condition):
 
     if jobs:
         match.run_games(gargs, None, jobs, on_game)
-    results, failures = [], 0
+    results, failures, counted = [], 0, []
     for (a, b), games in saved.items():
-        wins, draws, losses, failed = gauntlet.tally({i: g for i, g in games.items() if i < args.games})
+        played = {i: g for i, g in games.items() if i < args.games}
+        wins, draws, losses, failed = gauntlet.tally(played)
         failures += failed
+        counted += played.values()
         results.append((a, b, wins, draws, losses))
-    return results, failures
+    return results, failures, adjudication.counts(counted)
 
 
 def elo_chart(path, rows, conditions):
@@ -765,7 +783,17 @@ def elo_chart(path, rows, conditions):
     return None
 
 
-def report(study, args, rows, conditions, ratings, results, failures, notes):
+def adjudication_text(args, adjudicated):
+    """The report's sentence on score adjudication: the rules and, per condition, the games
+    each ended."""
+    rules = adjudication.Rules.from_args(args)
+    if not rules.enabled:
+        return "No score adjudication."
+    ended = "; ".join(f"{condition_label(c)}: {adjudication.counts_text(n)}" for c, n in adjudicated.items())
+    return f"Score adjudication: {rules.describe()} ({ended})."
+
+
+def report(study, args, rows, conditions, ratings, results, failures, notes, adjudicated):
     total_games = sum(w + d + l for cond in results.values() for _, _, w, d, l in cond)
     lines = [
         "# Feature-set study",
@@ -775,6 +803,7 @@ def report(study, args, rows, conditions, ratings, results, failures, notes):
         f"{args.epochs} epochs of {args.epoch_size:,} positions, batch {args.batch_size}; seeds {','.join(map(str, args.seeds))}.",
         f"Games: {args.games} per pairing and condition ({', '.join(condition_label(c) for c in conditions)}), "
         f"book {os.path.relpath(args.book, ROOT)}, {total_games} games, {failures} failed. "
+        f"{adjudication_text(args, adjudicated)} "
         "Elo relative to All (anchored at 0) by a joint maximum-likelihood fit, 95 % intervals; "
         "added / removed per move and active features from `nnue-learn features` on the data's games; "
         f"evals/s from `nnue evalbench {args.eval_bench_depth}` (every line of the bench positions to that depth, "
@@ -796,6 +825,8 @@ def report(study, args, rows, conditions, ratings, results, failures, notes):
                      for c in conditions},
         "results": {c: [dict(zip(("a", "b", "wins", "draws", "losses"), r)) for r in results[c]] for c in conditions},
         "failures": failures,
+        "adjudication": adjudication.Rules.from_args(args).record(),
+        "adjudicated": adjudicated,
         "notes": notes,
     }
     write_json(study.path("study.json"), data)
@@ -826,6 +857,7 @@ def parse_args(argv=None):
     parser.add_argument("--games", type=int, help="games per pairing and condition (default 200; --small: 4)")
     parser.add_argument("--max-plies", type=int, help="a game is a draw after this many plies (default 400; --small: 60)")
     parser.add_argument("--book", default=common.DEFAULT_BOOK)
+    adjudication.add_arguments(parser, adjudication.ON)
     parser.add_argument("--feature-data", help="games for the feature counts (default: the first --validation or --data file)")
     parser.add_argument("--feature-count", type=int, help="positions for the feature counts (default 20000)")
     parser.add_argument("--bench-depth", type=int, help="depth of `nnue bench` (default 10; --small: 4)")
@@ -855,6 +887,7 @@ def parse_args(argv=None):
         parser.error("--games, --epochs, --epoch-size and --feature-count must be at least 1")
     if not args.nodes and not args.movetime:
         parser.error("--nodes 0 and --movetime 0 leave no game condition")
+    adjudication.check_arguments(parser, args)
     args.feature_data = args.feature_data or (args.validation or args.data)[0]
     args.out_dir = os.path.abspath(args.out_dir or os.path.join(ROOT, "target", "study-small" if args.small else "study"))
     return args
@@ -882,9 +915,9 @@ def main(argv=None):
             notes.append("`nnue-learn features` was not available: inputs, active features and updates per move are missing")
         benches = {key: bench_net(study, args, *key, trainings[key]) for key in keys}
         conditions = conditions_of(args.nodes, args.movetime)
-        ratings, results, failures = {}, {}, 0
+        ratings, results, failures, adjudicated = {}, {}, 0, {}
         for condition in conditions:
-            results[condition], failed = play_tournament(study, args, trainings, condition)
+            results[condition], failed, adjudicated[condition] = play_tournament(study, args, trainings, condition)
             failures += failed
             ratings[condition] = relative_ratings(results[condition], args.sets, args.seeds)
         rows = table_rows(args.sets, args.seeds, trainings, features, benches, ratings, conditions)
@@ -893,7 +926,7 @@ def main(argv=None):
             notes.append(chart_note)
             if os.path.exists(study.path("study-elo.png")):  # an older run's chart
                 os.remove(study.path("study-elo.png"))
-        text = report(study, args, rows, conditions, ratings, results, failures, notes)
+        text = report(study, args, rows, conditions, ratings, results, failures, notes, adjudicated)
     except StudyError as exc:
         study.log({"error": str(exc)})
         print(f"{PROGRAM}: error: {exc}", file=sys.stderr)
