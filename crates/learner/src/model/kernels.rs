@@ -78,21 +78,7 @@ pub fn sum_rows(bias: &[f32], table: &[f32], rows: &[u32], out: &mut [f32]) {
 /// the same order, without writing the clipped values out first.
 #[inline(always)]
 pub fn crelu_dot(a: &[f32], b: &[f32]) -> f32 {
-    let n = a.len().min(b.len());
-    let (a, b) = (&a[..n], &b[..n]);
-    let mut acc = [0.0f32; LANES];
-    let mut ca = a.chunks_exact(LANES);
-    let mut cb = b.chunks_exact(LANES);
-    for (x, y) in (&mut ca).zip(&mut cb) {
-        for k in 0..LANES {
-            acc[k] += crelu(x[k]) * y[k];
-        }
-    }
-    let mut tail = 0.0;
-    for (x, y) in ca.remainder().iter().zip(cb.remainder()) {
-        tail += crelu(*x) * y;
-    }
-    acc.iter().sum::<f32>() + tail
+    mapped_dot(a, b, crelu)
 }
 
 /// Bytes of a cache line.
@@ -121,6 +107,13 @@ pub fn prefetch<T>(data: &[T]) {
 /// `Σ a[i] · b[i]` over the common length, in a fixed order.
 #[inline(always)]
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    mapped_dot(a, b, |x| x)
+}
+
+/// `Σ f(a[i]) · b[i]` over the common length: `LANES` partial sums, then the
+/// tail, always in this order, so every build and CPU adds the same way.
+#[inline(always)]
+fn mapped_dot(a: &[f32], b: &[f32], f: impl Fn(f32) -> f32) -> f32 {
     let n = a.len().min(b.len());
     let (a, b) = (&a[..n], &b[..n]);
     let mut acc = [0.0f32; LANES];
@@ -128,12 +121,12 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut cb = b.chunks_exact(LANES);
     for (x, y) in (&mut ca).zip(&mut cb) {
         for k in 0..LANES {
-            acc[k] += x[k] * y[k];
+            acc[k] += f(x[k]) * y[k];
         }
     }
     let mut tail = 0.0;
     for (x, y) in ca.remainder().iter().zip(cb.remainder()) {
-        tail += x * y;
+        tail += f(*x) * y;
     }
     acc.iter().sum::<f32>() + tail
 }
