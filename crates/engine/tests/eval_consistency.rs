@@ -100,10 +100,10 @@ fn incremental_matches_refresh(arch: &Architecture) {
         ev.reset(&p);
         let mut depth = 0;
         random_game(100 + seed, 150, |before, m| {
-            ev.push(before, m);
             depth += 1;
             p = before.clone();
             p.play_unchecked(*m);
+            ev.push(before, m, &p);
             assert_eq!(ev.evaluate(&p), nnue_core::nnue::evaluate(&net, &p));
             // Every few moves, try a null move and take it back, as the search does.
             if depth % 7 == 0 {

@@ -106,14 +106,38 @@ impl AccumulatorStack {
 
     /// Records the position after `mv` played in `before`.
     pub fn push(&mut self, before: &Chess, mv: &Move) {
+        let entry = self.push_change(before, mv);
+        entry.board.clone_from(before.board());
+        entry.change.apply(&mut entry.board);
+    }
+
+    /// [`AccumulatorStack::push`] for a caller that has already played the move:
+    /// `after` is the board after `mv`, copied instead of rebuilt (a search makes
+    /// every move anyway; this saves replaying it on the stack's own board).
+    pub fn push_played(&mut self, before: &Chess, mv: &Move, after: &Board) {
+        let entry = self.push_change(before, mv);
+        entry.board.clone_from(after);
+        debug_assert_eq!(
+            entry.board,
+            {
+                let mut replayed = before.board().clone();
+                entry.change.apply(&mut replayed);
+                replayed
+            },
+            "AccumulatorStack::push_played: `after` is not the board after the move"
+        );
+    }
+
+    /// A new top entry holding what `mv` changes, not yet computed; the caller
+    /// sets its board.
+    fn push_change(&mut self, before: &Chess, mv: &Move) -> &mut Entry {
         // Built in place: a change made on the stack and then copied into the
         // entry costs a store-forwarding stall (its bytes are written one by one
         // and read back eight at a time).
         let entry = self.next_entry();
         entry.change = BoardChange::of_move(before.board(), before.turn(), mv);
-        entry.board.clone_from(before.board());
-        entry.change.apply(&mut entry.board);
         entry.computed = [false; 2];
+        entry
     }
 
     /// Records a null move: the same board with the other side to move.

@@ -9,7 +9,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use nnue_core::nnue::{AccumulatorStack, Network};
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position};
 
 use crate::value::EVAL_MAX;
 
@@ -53,11 +53,11 @@ impl Evaluator {
         }
     }
 
-    /// Records `mv`, about to be played on `before`.
+    /// Records `mv` played on `before`, giving `after`.
     #[inline]
-    pub fn push(&mut self, before: &Chess, mv: &Move) {
+    pub fn push(&mut self, before: &Chess, mv: &Move, after: &Chess) {
         if let Evaluator::Nnue(stack) = self {
-            stack.push(before, mv);
+            stack.push_played(before, mv, after.board());
         }
     }
 

@@ -257,8 +257,8 @@ impl<'a, 'b> Worker<'a, 'b> {
             self.shared.tt.prefetch(z.0);
         }
         let mut child = pos.clone();
-        self.td.evaluator.push(pos, &m);
         child.play_unchecked(m);
+        self.td.evaluator.push(pos, &m, &child);
         let child_key = match fast {
             Some(z) => z.0,
             None => {

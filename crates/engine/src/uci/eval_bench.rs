@@ -67,9 +67,9 @@ fn walk(evaluator: &mut Evaluator, pos: &Chess, depth: u32, totals: &mut (u64, i
         return;
     }
     for m in pos.legal_moves() {
-        evaluator.push(pos, &m);
         let mut child = pos.clone();
         child.play_unchecked(m);
+        evaluator.push(pos, &m, &child);
         walk(evaluator, &child, depth - 1, totals);
         evaluator.pop();
     }
