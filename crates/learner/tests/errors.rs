@@ -163,123 +163,92 @@ fn bad_binpack_plain_and_paths_are_one_clear_line() {
     fails(&out, &["--train", o], 1, &[o, "unsupported extension"]);
 }
 
+/// A usage error: the options after `--train SAMPLE` and the texts its line holds.
+type UsageCase = (&'static [&'static str], &'static [&'static str]);
+
+/// Asserts that each case, after `--train` with the sample and `lead`, fails as
+/// a usage error (exit 2) naming its texts.
+fn usage_errors(name: &str, lead: &[&str], cases: &[UsageCase]) {
+    let dir = common::temp_dir(name);
+    let out = dir.join("out.nnue");
+    let sample = common::sample_bin();
+    for (options, needles) in cases {
+        let mut args = vec!["--train", sample.to_str().unwrap()];
+        args.extend(lead);
+        args.extend(*options);
+        fails(&out, &args, 2, needles);
+    }
+}
+
 #[test]
 fn bad_options_are_usage_errors() {
-    let dir = common::temp_dir("errors-options");
-    let out = dir.join("out.nnue");
-    let s = common::sample_bin();
-    let s = s.to_str().unwrap();
-    fails(
-        &out,
-        &["--train", s, "--feature-set", "Allx"],
-        2,
-        &["unknown block 'Allx'"],
-    );
-    fails(
-        &out,
-        &["--train", s, "--ft-size", "0"],
-        2,
-        &["transformer width 0"],
-    );
-    fails(
-        &out,
-        &["--train", s, "--hidden", "4,x"],
-        2,
-        &["'x' is not a layer width"],
-    );
-    fails(
-        &out,
-        &["--train", s, "--factorize"],
-        2,
-        &["feature set All has no factoriser"],
-    );
-    fails(
-        &out,
-        &["--train", s, "--activation", "relu"],
-        2,
-        &["unknown activation 'relu' (expected crelu or screlu)"],
-    );
-    fails(
-        &out,
-        &["--train", s, "--output-buckets", "3"],
-        2,
-        &["3 output buckets (expected one of 1, 2, 4, 8, 16, 32)"],
-    );
-    fails(
-        &out,
-        &["--train", s, "--lambda", "1.5"],
-        2,
-        &["--lambda 1.5"],
-    );
-    fails(
-        &out,
-        &["--train", s, "--resume"],
-        2,
-        &["--resume needs --checkpoint-dir"],
-    );
-    fails(&out, &["--train", s, "--threads", "0"], 2, &["--threads"]);
-    fails(
-        &out,
-        &["--train", s, "--loss", "l1"],
-        2,
-        &["invalid value 'l1'"],
+    usage_errors(
+        "errors-options",
+        &[],
+        &[
+            (&["--feature-set", "Allx"], &["unknown block 'Allx'"]),
+            (&["--ft-size", "0"], &["transformer width 0"]),
+            (&["--hidden", "4,x"], &["'x' is not a layer width"]),
+            (&["--factorize"], &["feature set All has no factoriser"]),
+            (
+                &["--activation", "relu"],
+                &["unknown activation 'relu' (expected crelu or screlu)"],
+            ),
+            (
+                &["--output-buckets", "3"],
+                &["3 output buckets (expected one of 1, 2, 4, 8, 16, 32)"],
+            ),
+            (&["--lambda", "1.5"], &["--lambda 1.5"]),
+            (&["--resume"], &["--resume needs --checkpoint-dir"]),
+            (&["--threads", "0"], &["--threads"]),
+            (&["--loss", "l1"], &["invalid value 'l1'"]),
+        ],
     );
 }
 
 #[test]
 fn bad_learning_rate_schedules_are_usage_errors() {
-    let dir = common::temp_dir("errors-schedule");
-    let out = dir.join("out.nnue");
-    let s = common::sample_bin();
-    let s = s.to_str().unwrap();
-    let cosine = |extra: &[&'static str]| {
-        let mut args = vec!["--train", s, "--lr-schedule", "cosine"];
-        args.extend(extra);
-        args
-    };
-    fails(
-        &out,
-        &cosine(&["--lr-final", "-1"]),
-        2,
-        &["--lr-final -1 is not a rate of 0 or more"],
+    usage_errors(
+        "errors-schedule-cosine",
+        &["--lr-schedule", "cosine"],
+        &[
+            (
+                &["--lr-final", "-1"],
+                &["--lr-final -1 is not a rate of 0 or more"],
+            ),
+            (
+                &["--lr-final", "0.01"],
+                &["--lr-final 0.01 is above --lr 0.001"],
+            ),
+            (
+                &["--newbob-decay", "0.5"],
+                &["--lr-schedule cosine", "--newbob-decay 0.5"],
+            ),
+            (&["--lr-steps", "1"], &["--lr-steps 1"]),
+        ],
     );
-    fails(
-        &out,
-        &cosine(&["--lr-final", "0.01"]),
-        2,
-        &["--lr-final 0.01 is above --lr 0.001"],
-    );
-    fails(
-        &out,
-        &["--train", s, "--lr-final", "0.0001"],
-        2,
-        &["--lr-final 0.0001 needs --lr-schedule cosine"],
-    );
-    fails(
-        &out,
-        &cosine(&["--newbob-decay", "0.5"]),
-        2,
-        &["--lr-schedule cosine", "--newbob-decay 0.5"],
-    );
-    fails(&out, &cosine(&["--lr-steps", "1"]), 2, &["--lr-steps 1"]);
-    // One epoch of 3000 positions in batches of 500 is 6 batches.
-    fails(
-        &out,
-        &["--train", s, "--lr-warmup-batches", "7"],
-        2,
-        &["--lr-warmup-batches 7 is longer than the run (6 batches)"],
-    );
-    fails(
-        &out,
-        &["--train", s, "--lr-warmup-batches", "-5"],
-        2,
-        &["'-5'", "--lr-warmup-batches"],
-    );
-    fails(
-        &out,
-        &["--train", s, "--lr-schedule", "linear"],
-        2,
-        &["invalid value 'linear'", "--lr-schedule"],
+    usage_errors(
+        "errors-schedule",
+        &[],
+        &[
+            (
+                &["--lr-final", "0.0001"],
+                &["--lr-final 0.0001 needs --lr-schedule cosine"],
+            ),
+            // One epoch of 3000 positions in batches of 500 is 6 batches.
+            (
+                &["--lr-warmup-batches", "7"],
+                &["--lr-warmup-batches 7 is longer than the run (6 batches)"],
+            ),
+            (
+                &["--lr-warmup-batches", "-5"],
+                &["'-5'", "--lr-warmup-batches"],
+            ),
+            (
+                &["--lr-schedule", "linear"],
+                &["invalid value 'linear'", "--lr-schedule"],
+            ),
+        ],
     );
 }
 
