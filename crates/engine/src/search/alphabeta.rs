@@ -354,7 +354,7 @@ impl Worker<'_, '_> {
         }
     }
 
-    /// Move-count pruning of late quiet moves and SEE pruning of losing captures.
+    /// Move-count and history pruning of quiet moves, SEE pruning of losing captures.
     fn skip_before_make(
         &self,
         pos: &Chess,
@@ -373,10 +373,20 @@ impl Worker<'_, '_> {
             } else {
                 LMP_FACTOR
             };
-            depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + factor * depth * depth
+            let late = depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + factor * depth * depth;
+            late || self.history_prunes(node, m)
         } else {
             depth <= SEE_MAX_DEPTH && !see_ge(pos.board(), node.us, m, SEE_MARGIN * depth)
         }
+    }
+
+    /// History pruning: at low depth a quiet move whose histories (butterfly and
+    /// both continuations) say it keeps failing here is not worth a search. Killers
+    /// are kept: they refuted a sibling, whatever their history says.
+    fn history_prunes(&self, node: &Node, m: &Move) -> bool {
+        node.depth <= HISTORY_PRUNE_MAX_DEPTH
+            && self.td.history.score(node.us, m, node.cont) < -HISTORY_PRUNE_MARGIN * node.depth
+            && !self.td.history.killers(node.ply).contains(&Some(*m))
     }
 
     /// Futility: a quiet, non-checking move that cannot lift the static value to alpha.
