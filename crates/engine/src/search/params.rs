@@ -96,6 +96,12 @@ pub(crate) const LMR_ROOT_FROM: usize = 3;
 /// History score (butterfly plus both continuation histories) worth one ply less
 /// reduction.
 pub(crate) const LMR_HISTORY_DIVISOR: i32 = 10000;
+/// Extra reduction at expected cut nodes: their late moves are expected to fail
+/// low, and if one does not, the re-search corrects it.
+pub(crate) const LMR_CUT_NODE: i32 = 1;
+/// Extra reduction of quiet moves when the table move is a capture or
+/// promotion: the node's best line is most likely tactical.
+pub(crate) const LMR_TT_TACTICAL: i32 = 1;
 /// The log-log reduction table: `LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR`.
 pub(crate) const LMR_BASE: f64 = 0.75;
 /// See [`LMR_BASE`].
