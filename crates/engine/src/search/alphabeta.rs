@@ -9,6 +9,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, Position};
 
+use super::check::gives_check;
 use super::history::{Continuation, PieceTo};
 use super::movepick::is_tactical;
 use super::params::*;
@@ -321,13 +322,13 @@ impl Worker<'_, '_> {
             if self.skip_before_make(pos, &node, &m, index, best) {
                 continue;
             }
-            self.td.stack[ply].moved = Some(PieceTo::of(node.us, &m));
-            let child = self.make(pos, m);
-            let gives_check = child.is_check();
+            // Decided on the board: a futile move is never made.
+            let gives_check = gives_check(pos, &m);
             if self.futile(&node, quiet, gives_check, alpha, best) {
-                self.unmake();
                 continue;
             }
+            self.td.stack[ply].moved = Some(PieceTo::of(node.us, &m));
+            let child = self.make(pos, m);
             let v = self.search_child(&child, &node, m, index, alpha, gives_check);
             self.unmake();
             if self.stopped {
