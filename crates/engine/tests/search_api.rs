@@ -462,9 +462,9 @@ fn soft_node_limit_ends_after_the_iteration_that_crosses_it() {
             (3, 369),
             (4, 1003),
             (5, 1686),
-            (6, 3439),
-            (7, 5483),
-            (8, 8559)
+            (6, 3286),
+            (7, 5658),
+            (8, 8347)
         ],
         "the iterations' node counts"
     );

@@ -86,7 +86,7 @@ fn bench_nodes(output: &str) -> u64 {
 /// The bench signature the docs quote (docs/BENCHMARKS.md): `bench` at its default
 /// depth 13 with the classical evaluation. A change means the search changed: update
 /// the docs with the new figure in the same commit.
-const BENCH_SIGNATURE_CLASSICAL: u64 = 2_364_658;
+const BENCH_SIGNATURE_CLASSICAL: u64 = 2_736_519;
 
 #[test]
 fn bench_signature_is_pinned() {
@@ -113,7 +113,7 @@ fn bench_signature_is_pinned() {
 /// at depth 13, as Stockfish pins its bench to its default net. Replacing the net
 /// changes both: update them and docs/BENCHMARKS.md together.
 const DEFAULT_NET_NAME: &str = "nn-3b5b412ada6b.nnue";
-const BENCH_SIGNATURE_DEFAULT_NET: u64 = 3_623_987;
+const BENCH_SIGNATURE_DEFAULT_NET: u64 = 3_051_138;
 
 #[test]
 fn bench_signature_with_the_default_net_is_pinned() {

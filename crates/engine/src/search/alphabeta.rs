@@ -9,6 +9,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, Position};
 
+use super::check::gives_check;
 use super::history::{Continuation, PieceTo};
 use super::movepick::is_tactical;
 use super::params::*;
@@ -29,6 +30,11 @@ pub(super) struct Node {
     pub beta: i32,
     pub ply: usize,
     pub pv_node: bool,
+    /// A null-window node expected to fail high (Stockfish's cut node): the
+    /// first move of its parent's all node, a reduced late move, a null move's
+    /// reply to an all node. Its late moves are expected to fail low, so they
+    /// are reduced more.
+    pub cut_node: bool,
     pub in_check: bool,
     /// The static evaluation (`-INFINITE` in check).
     pub static_eval: i32,
@@ -45,6 +51,9 @@ pub(super) struct Node {
     pub singular: i32,
     /// The move a singular-extension search leaves out (0: none).
     pub excluded: u16,
+    /// The table move is a capture or promotion: quiet moves are unlikely to do
+    /// better, so they are reduced more (set in the move loop, once it is known).
+    pub tt_tactical: bool,
 }
 
 /// What the singular-extension test decided for the table move.
@@ -66,6 +75,7 @@ impl Worker<'_, '_> {
         mut beta: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
         null_ok: bool,
     ) -> i32 {
         if depth <= 0 {
@@ -113,6 +123,7 @@ impl Worker<'_, '_> {
             beta,
             ply,
             pv_node,
+            cut_node,
             in_check,
             static_eval: static_eval.unwrap_or(-INFINITE),
             eval: static_eval.map_or(-INFINITE, |v| refined_eval(v, tt, ply)),
@@ -122,6 +133,7 @@ impl Worker<'_, '_> {
             tt_move,
             singular: 0,
             excluded,
+            tt_tactical: false,
         };
         if !pv_node && !in_check && excluded == 0 {
             if let Some(v) = self.prune_before_moves(pos, &node, null_ok) {
@@ -140,7 +152,7 @@ impl Worker<'_, '_> {
                 Singular::Cutoff(v) => return v,
             }
         }
-        let (best, best_move) = match self.search_moves(pos, &node) {
+        let (best, best_move) = match self.search_moves(pos, node) {
             Ok(result) => result,
             Err(terminal) => return terminal,
         };
@@ -191,6 +203,7 @@ impl Worker<'_, '_> {
             singular_beta,
             ply,
             false,
+            node.cut_node,
             false,
         );
         self.td.stack[ply].excluded = 0;
@@ -259,6 +272,7 @@ impl Worker<'_, '_> {
             -beta + 1,
             node.ply + 1,
             false,
+            !node.cut_node,
             false,
         );
         self.keys.pop();
@@ -271,7 +285,7 @@ impl Worker<'_, '_> {
 
     /// The move loop. `Err` carries the value of a node without legal moves (mate
     /// or stalemate); `Ok` the best value and move (none if all failed low).
-    fn search_moves(&mut self, pos: &Chess, node: &Node) -> Result<(i32, Option<Move>), i32> {
+    fn search_moves(&mut self, pos: &Chess, mut node: Node) -> Result<(i32, Option<Move>), i32> {
         let ply = node.ply;
         self.td.history.clear_killers(ply + 1);
         self.td.pickers[ply].refill(
@@ -302,17 +316,20 @@ impl Worker<'_, '_> {
             }
             index += 1;
             let quiet = !is_tactical(&m);
-            if self.skip_before_make(pos, node, &m, index, best) {
+            if index == 1 && node.tt_move != 0 && encode_move(&m) == node.tt_move {
+                node.tt_tactical = !quiet;
+            }
+            if self.skip_before_make(pos, &node, &m, index, best) {
+                continue;
+            }
+            // Decided on the board: a futile move is never made.
+            let gives_check = gives_check(pos, &m);
+            if self.futile(&node, quiet, gives_check, alpha, best) {
                 continue;
             }
             self.td.stack[ply].moved = Some(PieceTo::of(node.us, &m));
             let child = self.make(pos, m);
-            let gives_check = child.is_check();
-            if self.futile(node, quiet, gives_check, alpha, best) {
-                self.unmake();
-                continue;
-            }
-            let v = self.search_child(&child, node, m, index, alpha, gives_check);
+            let v = self.search_child(&child, &node, m, index, alpha, gives_check);
             self.unmake();
             if self.stopped {
                 return Ok((0, None));
@@ -326,7 +343,7 @@ impl Worker<'_, '_> {
                         self.update_pv(ply, m);
                     }
                     if v >= node.beta {
-                        self.reward_cutoff(node, &m, &quiets, &tacticals);
+                        self.reward_cutoff(&node, &m, &quiets, &tacticals);
                         break;
                     }
                 }
@@ -354,7 +371,7 @@ impl Worker<'_, '_> {
         }
     }
 
-    /// Move-count pruning of late quiet moves and SEE pruning of losing captures.
+    /// Move-count and history pruning of quiet moves, SEE pruning of losing captures.
     fn skip_before_make(
         &self,
         pos: &Chess,
@@ -373,10 +390,20 @@ impl Worker<'_, '_> {
             } else {
                 LMP_FACTOR
             };
-            depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + factor * depth * depth
+            let late = depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + factor * depth * depth;
+            late || self.history_prunes(node, m)
         } else {
             depth <= SEE_MAX_DEPTH && !see_ge(pos.board(), node.us, m, SEE_MARGIN * depth)
         }
+    }
+
+    /// History pruning: at low depth a quiet move whose histories (butterfly and
+    /// both continuations) say it keeps failing here is not worth a search. Killers
+    /// are kept: they refuted a sibling, whatever their history says.
+    fn history_prunes(&self, node: &Node, m: &Move) -> bool {
+        node.depth <= HISTORY_PRUNE_MAX_DEPTH
+            && self.td.history.score(node.us, m, node.cont) < -HISTORY_PRUNE_MARGIN * node.depth
+            && !self.td.history.killers(node.ply).contains(&Some(*m))
     }
 
     /// Futility: a quiet, non-checking move that cannot lift the static value to alpha.
@@ -408,7 +435,8 @@ impl Worker<'_, '_> {
         };
         let new_depth = node.depth - 1 + check + singular;
         if index == 1 {
-            return -self.search(child, new_depth, -beta, -alpha, ply + 1, pv_node, true);
+            let cut = !pv_node && !node.cut_node;
+            return -self.search(child, new_depth, -beta, -alpha, ply + 1, pv_node, cut, true);
         }
         let r = self.reduction(node, &m, index, gives_check, new_depth);
         let mut v = -self.search(
@@ -419,18 +447,30 @@ impl Worker<'_, '_> {
             ply + 1,
             false,
             true,
+            true,
         );
         if v > alpha && r > 0 {
-            v = -self.search(child, new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+            let cut = !node.cut_node;
+            v = -self.search(
+                child,
+                new_depth,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+                false,
+                cut,
+                true,
+            );
         }
         if pv_node && v > alpha && v < beta {
-            v = -self.search(child, new_depth, -beta, -alpha, ply + 1, true, true);
+            v = -self.search(child, new_depth, -beta, -alpha, ply + 1, true, false, true);
         }
         v
     }
 
     /// Late-move reduction of a quiet move (less in PV nodes, in check, for
-    /// killers, for moves with a good history and while improving).
+    /// killers, for moves with a good history and while improving; more at
+    /// expected cut nodes and after a tactical table move).
     fn reduction(
         &self,
         node: &Node,
@@ -449,6 +489,8 @@ impl Worker<'_, '_> {
         r -= i32::from(node.pv_node);
         r -= i32::from(node.in_check);
         r += i32::from(!node.improving);
+        r += LMR_CUT_NODE * i32::from(node.cut_node);
+        r += LMR_TT_TACTICAL * i32::from(node.tt_tactical);
         if self.td.history.killers(node.ply).contains(&Some(*m)) {
             r -= 1;
         }

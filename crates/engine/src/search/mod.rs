@@ -4,6 +4,7 @@
 
 mod alphabeta;
 pub(crate) mod captures;
+mod check;
 pub mod error;
 pub(crate) mod eval_cache;
 pub(crate) mod history;

@@ -62,6 +62,16 @@ pub(crate) const LMP_FACTOR: i32 = 1;
 /// ... and while the static evaluation improves.
 pub(crate) const LMP_FACTOR_IMPROVING: i32 = 2;
 
+// History pruning of quiet moves: at depth <= HISTORY_PRUNE_MAX_DEPTH skip a quiet
+// move (after the first move, killers excepted) whose history score is below
+// -HISTORY_PRUNE_MARGIN * depth.
+/// Deepest node where quiet moves with a bad history are skipped.
+pub(crate) const HISTORY_PRUNE_MAX_DEPTH: i32 = 4;
+/// History score per ply of depth a quiet move may fall below zero before it is
+/// skipped (the score sums three tables of +-16384 each; a cutoff at depth 3 moves
+/// an entry by 288).
+pub(crate) const HISTORY_PRUNE_MARGIN: i32 = 2000;
+
 // SEE pruning of captures: at depth <= SEE_MAX_DEPTH skip captures losing more
 // than SEE_MARGIN per ply.
 /// Deepest node where losing captures are skipped.
@@ -86,6 +96,12 @@ pub(crate) const LMR_ROOT_FROM: usize = 3;
 /// History score (butterfly plus both continuation histories) worth one ply less
 /// reduction.
 pub(crate) const LMR_HISTORY_DIVISOR: i32 = 10000;
+/// Extra reduction at expected cut nodes: their late moves are expected to fail
+/// low, and if one does not, the re-search corrects it.
+pub(crate) const LMR_CUT_NODE: i32 = 1;
+/// Extra reduction of quiet moves when the table move is a capture or
+/// promotion: the node's best line is most likely tactical.
+pub(crate) const LMR_TT_TACTICAL: i32 = 1;
 /// The log-log reduction table: `LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR`.
 pub(crate) const LMR_BASE: f64 = 0.75;
 /// See [`LMR_BASE`].

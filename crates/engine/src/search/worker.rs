@@ -361,7 +361,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             let new_depth = depth - 1 + i32::from(gives_check);
             let mut v;
             if i == first {
-                v = -self.search(&child, new_depth, -beta, -alpha, 1, true, true);
+                v = -self.search(&child, new_depth, -beta, -alpha, 1, true, false, true);
             } else {
                 let quiet = !is_tactical(&m) && !gives_check;
                 let r = if depth >= LMR_MIN_DEPTH && quiet && i >= first + LMR_ROOT_FROM {
@@ -369,12 +369,23 @@ impl<'a, 'b> Worker<'a, 'b> {
                 } else {
                     0
                 };
-                v = -self.search(&child, new_depth - r, -alpha - 1, -alpha, 1, false, true);
+                // A later root move is expected to fail low, so the reply is
+                // expected to cut (the flag before `null_ok`).
+                v = -self.search(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    1,
+                    false,
+                    true,
+                    true,
+                );
                 if v > alpha && r > 0 {
-                    v = -self.search(&child, new_depth, -alpha - 1, -alpha, 1, false, true);
+                    v = -self.search(&child, new_depth, -alpha - 1, -alpha, 1, false, true, true);
                 }
                 if v > alpha && v < beta {
-                    v = -self.search(&child, new_depth, -beta, -alpha, 1, true, true);
+                    v = -self.search(&child, new_depth, -beta, -alpha, 1, true, false, true);
                 }
             }
             self.unmake();
