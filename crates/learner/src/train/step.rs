@@ -20,19 +20,18 @@ use crate::data::SparseBatch;
 use crate::loss::{Figures, LossKind, LossParams};
 use crate::model::dense::GROUP;
 use crate::model::fake_quant::quantized_dense;
-use crate::model::kernels::{
-    activate, add, crelu, crelu_dot, crelu_passes, passing_slope, Simd, BLOCK,
-};
+use crate::model::kernels::{activate, add, crelu, crelu_dot, crelu_passes, passing_slope, Simd};
 use crate::model::single;
 use crate::model::{Dense, Model, NET_TO_INTERNAL};
 use crate::optim::slots::{dense_limits, ft_limit, ModelSlots};
 use crate::optim::{Optimizer, Step};
 use crate::pqr::triplet_figures;
 
+use super::masked::MaskedGrads;
 use super::sparse::AccGrads;
 
-/// Samples per parallel task of the dense part. Fixed: it decides the order in
-/// which gradients are summed.
+/// Samples per parallel task of the dense part (a power of two, for the mask
+/// layout). Fixed: it decides the order in which gradients are summed.
 pub const CHUNK: usize = 256;
 
 /// Buffers reused from batch to batch.
@@ -41,9 +40,10 @@ pub struct Workspace {
     /// `n * 2 * half`: accumulators, then their gradients (nets with hidden
     /// layers, an SCReLU transformer or output buckets).
     acc: Vec<f32>,
-    /// `n * 2 * half` ClippedReLU masks and `n` output gradients: the
-    /// accumulators' gradients of a plain net without hidden layers ([`single`]).
-    masks: Vec<u8>,
+    /// ClippedReLU's mask bits (`n * 2 * half`, in words) and `n` output
+    /// gradients: the accumulators' gradients of a plain net without hidden
+    /// layers ([`single`]).
+    masks: Vec<u64>,
     dys: Vec<f32>,
     /// The batch's features grouped by transformer row.
     rows: super::sparse::RowIndex,
@@ -125,11 +125,12 @@ pub fn train_step(
     let arch = &model.shape.arch;
     let fused =
         dense.len() == 1 && arch.activation == Activation::ClippedRelu && arch.output_buckets == 1;
+    let layout = mask_layout(width / 2, n);
     let grads: Vec<ChunkGrad> = if fused {
-        ws.masks.resize(n * width, 0);
+        ws.masks.resize(layout.total_words(), 0);
         ws.dys.resize(n, 0.0);
         ws.masks
-            .par_chunks_mut(CHUNK * width)
+            .par_chunks_mut(CHUNK * 2 * layout.words())
             .zip(ws.dys.par_chunks_mut(CHUNK))
             .enumerate()
             .map(|(c, (masks, dys))| pass.single_chunk(c * CHUNK, masks, dys))
@@ -162,12 +163,12 @@ pub fn train_step(
     drop(pass);
     drop(dense);
     let source = match &output_weights {
-        Some(w) => AccGrads::Masked {
-            masks: &ws.masks,
+        Some(w) => AccGrads::Masked(MaskedGrads {
+            words: &ws.masks,
             dys: &ws.dys,
             w,
-            layout: mask_layout(width / 2, n),
-        },
+            layout,
+        }),
         None => AccGrads::Dense(&ws.acc),
     };
     super::sparse::update_transformer_rows(model, slots, opt, batch, &mut ws.rows, source, step);
@@ -175,13 +176,12 @@ pub fn train_step(
     total.figures
 }
 
-/// Where the mask bytes of a batch of `samples` go (see [`single::MaskLayout`]).
+/// Where the mask words of a batch of `samples` go (see [`single::MaskLayout`]).
 fn mask_layout(half: usize, samples: usize) -> single::MaskLayout {
     single::MaskLayout {
         half,
         samples,
         chunk: CHUNK,
-        block: BLOCK,
     }
 }
 
@@ -311,7 +311,7 @@ impl Pass<'_> {
     /// Forward and backward of the samples `first..` of a net without hidden
     /// layers: their ClippedReLU masks into `masks`, their output gradients into
     /// `dys` ([`single`]). Compiled for AVX2 too (see [`Simd`]).
-    fn single_chunk(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
+    fn single_chunk(&self, first: usize, masks: &mut [u64], dys: &mut [f32]) -> ChunkGrad {
         match Simd::detect() {
             // SAFETY: the CPU supports the instructions (checked at run time).
             #[cfg(target_arch = "x86_64")]
@@ -325,13 +325,13 @@ impl Pass<'_> {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn single_chunk_avx2(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
+    fn single_chunk_avx2(&self, first: usize, masks: &mut [u64], dys: &mut [f32]) -> ChunkGrad {
         self.single_chunk_generic(first, masks, dys)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
-    fn single_chunk_avx512(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
+    fn single_chunk_avx512(&self, first: usize, masks: &mut [u64], dys: &mut [f32]) -> ChunkGrad {
         self.single_chunk_generic(first, masks, dys)
     }
 
@@ -339,7 +339,7 @@ impl Pass<'_> {
     /// backward pass one fused pass ([`single::backward`]): the same
     /// operations in the same order as [`Self::chunk_generic`].
     #[inline(always)]
-    fn single_chunk_generic(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
+    fn single_chunk_generic(&self, first: usize, masks: &mut [u64], dys: &mut [f32]) -> ChunkGrad {
         let (model, batch, n) = (self.model, self.batch, self.n);
         let half = model.shape.half();
         let layer = &self.dense[0];
