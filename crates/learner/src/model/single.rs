@@ -24,16 +24,18 @@ pub const WORD_BITS: usize = 64;
 
 /// Where the mask words of a batch live. Each entry (`2 * sample +
 /// perspective`) has one word per [`WORD_BITS`] columns (the last word
-/// narrower when `half` is not a multiple). Samples come in chunks of `chunk`
-/// (the dense pass's tasks, each writing its own contiguous region), and inside
-/// a chunk word column by word column, entry after entry: the gradient's task
-/// for one column block then reads one contiguous run per chunk.
+/// narrower when `half` is not a multiple). Samples come in chunks of
+/// `2^chunk_log2` (the dense pass's tasks, each writing its own contiguous
+/// region), and inside a chunk word column by word column, entry after entry:
+/// the gradient's task for one column word then reads one contiguous run per
+/// chunk. The last chunk is padded to full size, so a word's index is a few
+/// shifts and masks of the entry.
 #[derive(Copy, Clone, Debug)]
 pub struct MaskLayout {
     pub half: usize,
     pub samples: usize,
-    /// Samples per chunk, a power of two.
-    pub chunk: usize,
+    /// Samples per chunk, as a power of two.
+    pub chunk_log2: u32,
 }
 
 impl MaskLayout {
@@ -43,18 +45,28 @@ impl MaskLayout {
         self.half.div_ceil(WORD_BITS)
     }
 
-    /// Words of the whole batch.
+    /// Samples per chunk.
+    #[inline(always)]
+    pub fn chunk(&self) -> usize {
+        1 << self.chunk_log2
+    }
+
+    /// Words of one chunk (of the whole batch: a multiple of it).
+    pub fn chunk_words(&self) -> usize {
+        2 * self.chunk() * self.words()
+    }
+
+    /// Words of the whole batch, the last chunk padded.
     pub fn total_words(&self) -> usize {
-        2 * self.samples * self.words()
+        self.samples.div_ceil(self.chunk()) * self.chunk_words()
     }
 
     /// Index of word `c` (columns `c * WORD_BITS..`) of entry `e`.
     #[inline(always)]
     pub fn index(&self, e: usize, c: usize) -> usize {
-        debug_assert!(self.chunk.is_power_of_two());
-        let first = (e / 2) & !(self.chunk - 1);
-        let len = self.chunk.min(self.samples - first);
-        (first * self.words() + c * len) * 2 + (e - 2 * first)
+        // Entries per chunk: 2^shift.
+        let shift = self.chunk_log2 + 1;
+        (((e >> shift) * self.words() + c) << shift) | (e & ((1 << shift) - 1))
     }
 
     /// Packs one sample's mask bytes (`[us, them]`, `2 * half` bytes, [`PASS`]
@@ -62,7 +74,7 @@ impl MaskLayout {
     /// sample `i`.
     #[inline(always)]
     pub fn scatter(&self, i: usize, mask: &[u8], region: &mut [u64]) {
-        let base = self.index(2 * (i - i % self.chunk), 0);
+        let base = self.index(2 * (i - i % self.chunk()), 0);
         for (p, side) in mask.chunks_exact(self.half).enumerate() {
             for (c, bytes) in side.chunks(WORD_BITS).enumerate() {
                 region[self.index(2 * i + p, c) - base] = pack_bits(bytes);
@@ -139,7 +151,7 @@ mod tests {
             let layout = MaskLayout {
                 half,
                 samples,
-                chunk: 4,
+                chunk_log2: 2,
             };
             let mut seen = vec![false; layout.total_words()];
             for e in 0..2 * samples {
@@ -149,7 +161,9 @@ mod tests {
                     seen[at] = true;
                 }
             }
-            assert!(seen.iter().all(|&s| s));
+            // Only the last chunk's padding is unused.
+            let used = 2 * samples * layout.words();
+            assert_eq!(seen.iter().filter(|&&s| s).count(), used);
         }
     }
 

@@ -16,34 +16,42 @@
 use crate::model::kernels::Simd;
 use crate::model::single::WORD_BITS;
 
-/// One entry's term: its mask word and `dy`.
+/// One entry's term: where its mask word is and `dy`.
 #[derive(Copy, Clone, Debug)]
 pub(super) struct Term {
-    pub(super) word: u64,
+    /// Index of the word in the batch's words.
+    pub(super) at: usize,
     pub(super) dy: f32,
 }
 
 /// `out[k] = even[k] + odd[k]` over the first `out.len()` columns (at most
-/// [`WORD_BITS`]) for the terms of `entries` (see the module documentation).
+/// [`WORD_BITS`]) for the terms of `entries` (see the module documentation),
+/// their mask words in `words`.
 #[inline(always)]
-pub(super) fn sum_terms(entries: &[u32], term: impl Fn(u32) -> Term, out: &mut [f32]) {
+pub(super) fn sum_terms(
+    words: &[u64],
+    entries: &[u32],
+    term: impl Fn(u32) -> Term,
+    out: &mut [f32],
+) {
     match Simd::detect() {
         // SAFETY: the CPU supports the instructions (checked at run time).
         #[cfg(target_arch = "x86_64")]
-        Simd::Avx512 if out.len() == WORD_BITS => unsafe { avx512::sum(entries, term, out) },
+        Simd::Avx512 if out.len() == WORD_BITS => unsafe { avx512::sum(words, entries, term, out) },
         // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 if out.len() == WORD_BITS => unsafe { avx2::sum(entries, term, out) },
-        _ => sum_plain(entries, term, out),
+        Simd::Avx2 if out.len() == WORD_BITS => unsafe { avx2::sum(words, entries, term, out) },
+        _ => sum_plain(words, entries, term, out),
     }
 }
 
 /// The reference: column by column, blocked terms skipped.
-fn sum_plain(entries: &[u32], term: impl Fn(u32) -> Term, out: &mut [f32]) {
+fn sum_plain(words: &[u64], entries: &[u32], term: impl Fn(u32) -> Term, out: &mut [f32]) {
     let mut even = [0.0f32; WORD_BITS];
     let mut odd = [0.0f32; WORD_BITS];
     for (n, &e) in entries.iter().enumerate() {
-        let Term { word, dy } = term(e);
+        let Term { at, dy } = term(e);
+        let word = words[at];
         let sums = if n % 2 == 0 { &mut even } else { &mut odd };
         for (k, s) in sums.iter_mut().enumerate().take(out.len()) {
             if word >> k & 1 == 1 {
@@ -68,13 +76,17 @@ mod avx512 {
     /// [`super::sum_plain`] for a full word: four registers per chain, each
     /// term one masked add.
     #[target_feature(enable = "avx512f")]
-    pub(super) fn sum(entries: &[u32], term: impl Fn(u32) -> Term, out: &mut [f32]) {
+    pub(super) fn sum(words: &[u64], entries: &[u32], term: impl Fn(u32) -> Term, out: &mut [f32]) {
         let mut even = [_mm512_setzero_ps(); REGS];
         let mut odd = [_mm512_setzero_ps(); REGS];
         let add = |sums: &mut [__m512; REGS], t: Term| {
             let dy = _mm512_set1_ps(t.dy);
+            // Each register's 16 bits loaded straight into a mask register.
+            let quarters: *const u16 = (&words[t.at] as *const u64).cast();
             for (q, s) in sums.iter_mut().enumerate() {
-                *s = _mm512_mask_add_ps(*s, (t.word >> (16 * q)) as u16, *s, dy);
+                // SAFETY: quarter `q < 4` of a live u64 (x86 is little-endian).
+                let bits = unsafe { quarters.add(q).read_unaligned() };
+                *s = _mm512_mask_add_ps(*s, bits, *s, dy);
             }
         };
         let mut pairs = entries.chunks_exact(2);
@@ -106,7 +118,7 @@ mod avx2 {
     /// bit `k` is shifted into the sign bit of lane `k`, which selects `dy` or
     /// `+0`.
     #[target_feature(enable = "avx2")]
-    pub(super) fn sum(entries: &[u32], term: impl Fn(u32) -> Term, out: &mut [f32]) {
+    pub(super) fn sum(words: &[u64], entries: &[u32], term: impl Fn(u32) -> Term, out: &mut [f32]) {
         // Lane `l` of register `q` tests bit `8q + l` of the pass's 32 bits.
         let shifts: [__m256i; 4] = std::array::from_fn(|q| {
             let top = 31 - 8 * q as i32;
@@ -125,7 +137,9 @@ mod avx2 {
             let mut even = [_mm256_setzero_ps(); 4];
             let mut odd = [_mm256_setzero_ps(); 4];
             let add = |sums: &mut [__m256; 4], t: Term| {
-                let bits = _mm256_set1_epi32((t.word >> (PASS_COLUMNS * pass)) as u32 as i32);
+                let halves: *const i32 = (&words[t.at] as *const u64).cast();
+                // SAFETY: half `pass < 2` of a live u64 (x86 is little-endian).
+                let bits = _mm256_set1_epi32(unsafe { halves.add(pass).read_unaligned() });
                 let dy = _mm256_set1_ps(t.dy);
                 for (q, s) in sums.iter_mut().enumerate() {
                     let select = _mm256_castsi256_ps(_mm256_sllv_epi32(bits, shifts[q]));
@@ -152,45 +166,44 @@ mod avx2 {
 mod tests {
     use super::*;
 
-    /// Terms whose sums depend on the order of their additions.
-    fn terms(n: usize) -> Vec<Term> {
+    /// Mask words and `dy`s whose sums depend on the order of their additions.
+    fn terms(n: usize) -> (Vec<u64>, Vec<f32>) {
         (0..n)
             .map(|i| {
                 let x = (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                Term {
-                    word: x ^ (x >> 29),
-                    dy: ((x >> 40) % 20_000) as f32 / 7_919.0 - 1.26,
-                }
+                (x ^ (x >> 29), ((x >> 40) % 20_000) as f32 / 7_919.0 - 1.26)
             })
-            .collect()
+            .unzip()
     }
 
     #[test]
     fn every_build_sums_like_the_plain_one() {
-        let all = terms(41);
+        let (words, dys) = terms(41);
         for n in [0, 1, 2, 5, 40, 41] {
             let entries: Vec<u32> = (0..n as u32).rev().collect();
-            let term = |e: u32| all[e as usize];
+            let term = |e: u32| Term {
+                at: e as usize,
+                dy: dys[e as usize],
+            };
             let mut plain = [0.0f32; WORD_BITS];
-            sum_plain(&entries, term, &mut plain);
+            sum_plain(&words, &entries, term, &mut plain);
             let mut widest = [0.0f32; WORD_BITS];
-            sum_terms(&entries, term, &mut widest);
+            sum_terms(&words, &entries, term, &mut widest);
             let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&plain), bits(&widest), "{n} entries");
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("avx2") {
                 let mut avx2 = [0.0f32; WORD_BITS];
                 // SAFETY: checked just above.
-                unsafe { avx2::sum(&entries, term, &mut avx2) };
+                unsafe { avx2::sum(&words, &entries, term, &mut avx2) };
                 assert_eq!(bits(&plain), bits(&avx2), "{n} entries, AVX2");
             }
             // Column 3 by hand: even positions, odd positions, then their sum.
             let pick = |parity: usize| {
                 let mut s = 0.0f32;
-                for (k, &e) in entries.iter().enumerate().filter(|(k, _)| k % 2 == parity) {
-                    let _ = k;
-                    if all[e as usize].word >> 3 & 1 == 1 {
-                        s += all[e as usize].dy;
+                for (_, &e) in entries.iter().enumerate().filter(|(k, _)| k % 2 == parity) {
+                    if words[e as usize] >> 3 & 1 == 1 {
+                        s += dys[e as usize];
                     }
                 }
                 s
@@ -201,13 +214,16 @@ mod tests {
 
     #[test]
     fn narrow_sums_take_the_low_columns() {
-        let all = terms(9);
+        let (words, dys) = terms(9);
         let entries: Vec<u32> = (0..9).collect();
-        let term = |e: u32| all[e as usize];
+        let term = |e: u32| Term {
+            at: e as usize,
+            dy: dys[e as usize],
+        };
         let mut full = [0.0f32; WORD_BITS];
-        sum_plain(&entries, term, &mut full);
+        sum_plain(&words, &entries, term, &mut full);
         let mut narrow = [0.0f32; 24];
-        sum_terms(&entries, term, &mut narrow);
+        sum_terms(&words, &entries, term, &mut narrow);
         assert_eq!(narrow[..], full[..24]);
     }
 }

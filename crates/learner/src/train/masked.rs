@@ -60,7 +60,7 @@ impl MaskedGrads<'_> {
     fn term(&self, e: u32, c: usize) -> Term {
         let e = e as usize;
         Term {
-            word: self.words[self.layout.index(e, c)],
+            at: self.layout.index(e, c),
             dy: self.dys[e / 2],
         }
     }
@@ -100,7 +100,7 @@ fn sum_groups(grads: MaskedGrads<'_>, ws: &mut RowIndex, touched: &[u32], half: 
         let width = sums.len() / groups.len();
         for (&g, out) in groups.iter().zip(sums.chunks_exact_mut(width)) {
             let list = &entries[starts[g as usize] as usize..starts[g as usize + 1] as usize];
-            sum_terms(list, |e| grads.term(e, c), out);
+            sum_terms(grads.words, list, |e| grads.term(e, c), out);
         }
     });
 }

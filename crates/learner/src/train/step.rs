@@ -33,6 +33,7 @@ use super::sparse::AccGrads;
 /// Samples per parallel task of the dense part (a power of two, for the mask
 /// layout). Fixed: it decides the order in which gradients are summed.
 pub const CHUNK: usize = 256;
+const _: () = assert!(CHUNK.is_power_of_two());
 
 /// Buffers reused from batch to batch.
 #[derive(Default)]
@@ -130,7 +131,7 @@ pub fn train_step(
         ws.masks.resize(layout.total_words(), 0);
         ws.dys.resize(n, 0.0);
         ws.masks
-            .par_chunks_mut(CHUNK * 2 * layout.words())
+            .par_chunks_mut(layout.chunk_words())
             .zip(ws.dys.par_chunks_mut(CHUNK))
             .enumerate()
             .map(|(c, (masks, dys))| pass.single_chunk(c * CHUNK, masks, dys))
@@ -181,7 +182,7 @@ fn mask_layout(half: usize, samples: usize) -> single::MaskLayout {
     single::MaskLayout {
         half,
         samples,
-        chunk: CHUNK,
+        chunk_log2: CHUNK.trailing_zeros(),
     }
 }
 
