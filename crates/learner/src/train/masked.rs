@@ -26,14 +26,13 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::data::SparseBatch;
 use crate::model::single::{MaskLayout, WORD_BITS};
 use crate::model::Model;
 use crate::optim::slots::{ft_limit, ModelSlots};
 use crate::optim::{Optimizer, Step};
 
 use super::mask_sum::{sum_terms, Term};
-use super::sparse::{group_by_row, split_rows, touched_groups, RowIndex};
+use super::sparse::{split_rows, touched_groups, RowIndex};
 
 /// (Row, perspective) groups of one gradient task: 256 groups' sums of one
 /// column word are 64 KiB, and All's 1536 groups make six tasks per word.
@@ -67,7 +66,7 @@ impl MaskedGrads<'_> {
 }
 
 /// The group of row `r` seen from perspective `p`.
-fn group_of(r: u32, p: usize) -> usize {
+pub(super) fn group_of(r: u32, p: usize) -> usize {
     2 * r as usize + p
 }
 
@@ -155,14 +154,12 @@ pub fn update_rows(
     model: &mut Model,
     slots: &mut ModelSlots,
     opt: &Optimizer,
-    batch: &SparseBatch,
     ws: &mut RowIndex,
     grads: MaskedGrads<'_>,
     step: Step,
 ) {
     let half = model.shape.half();
     let groups = 2 * model.shape.rows();
-    group_by_row(batch, groups, group_of, ws);
     let touched = touched_groups(&ws.starts, groups);
     sum_groups(grads, ws, &touched, half);
 

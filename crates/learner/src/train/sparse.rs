@@ -49,16 +49,19 @@ pub struct RowIndex {
     pub(super) starts: Vec<u32>,
     /// `2 * sample + perspective` grouped by row.
     pub(super) entries: Vec<u32>,
+    /// Samples of the batch grouped.
+    samples: usize,
 }
 
 /// Groups the batch's entries (`2 * sample + perspective`) by `key(row,
 /// perspective)`, one of `keys` groups, each group in sample order.
-pub(super) fn group_by_row(
+fn group_by_row(
     batch: &SparseBatch,
     keys: usize,
     key: impl Fn(u32, usize) -> usize,
     ws: &mut RowIndex,
 ) {
+    ws.samples = batch.len();
     ws.starts.clear();
     ws.starts.resize(keys + 2, 0);
     for (p, list) in [&batch.stm, &batch.nstm].into_iter().enumerate() {
@@ -81,6 +84,16 @@ pub(super) fn group_by_row(
                 *slot += 1;
             }
         }
+    }
+}
+
+/// Groups the batch's entries for [`update_transformer_rows`]: by row, or
+/// with `by_perspective` by (row, perspective) ([`super::masked`]).
+pub fn group_entries(batch: &SparseBatch, rows: usize, by_perspective: bool, ws: &mut RowIndex) {
+    if by_perspective {
+        group_by_row(batch, 2 * rows, super::masked::group_of, ws);
+    } else {
+        group_by_row(batch, rows, |r, _| r as usize, ws);
     }
 }
 
@@ -326,13 +339,13 @@ fn grad_tasks<'a>(touched: &'a [u32], half: usize, mut grad: &'a mut [f32]) -> V
 }
 
 /// Sums each touched row's gradient (column-block tasks, see the module
-/// documentation) and updates it (row-part tasks). A row's sum is always in
+/// documentation) and updates it (row-part tasks); the batch's entries are
+/// grouped first ([`group_entries`]). A row's sum is always in
 /// sample order, whatever the thread count.
 pub fn update_transformer_rows(
     model: &mut Model,
     slots: &mut ModelSlots,
     opt: &Optimizer,
-    batch: &SparseBatch,
     ws: &mut RowIndex,
     acc: AccGrads<'_>,
     step: Step,
@@ -340,12 +353,11 @@ pub fn update_transformer_rows(
     let acc = match acc {
         AccGrads::Dense(acc) => acc,
         AccGrads::Masked(grads) => {
-            return super::masked::update_rows(model, slots, opt, batch, ws, grads, step)
+            return super::masked::update_rows(model, slots, opt, ws, grads, step)
         }
     };
     let half = model.shape.half();
     let rows = model.shape.rows();
-    group_by_row(batch, rows, |r, _| r as usize, ws);
     let (starts, entries) = (&ws.starts, &ws.entries);
     let touched = touched_groups(starts, rows);
     let grouped = Grouped {
@@ -353,7 +365,7 @@ pub fn update_transformer_rows(
         entries,
         acc,
         half,
-        blocks: batch.len().div_ceil(SAMPLE_BLOCK),
+        blocks: ws.samples.div_ceil(SAMPLE_BLOCK),
     };
     ws.grad.clear();
     ws.grad.resize(touched.len() * half, 0.0);

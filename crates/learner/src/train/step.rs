@@ -127,23 +127,31 @@ pub fn train_step(
     let fused =
         dense.len() == 1 && arch.activation == Activation::ClippedRelu && arch.output_buckets == 1;
     let layout = mask_layout(width / 2, n);
-    let grads: Vec<ChunkGrad> = if fused {
-        ws.masks.resize(layout.total_words(), 0);
-        ws.dys.resize(n, 0.0);
-        ws.masks
-            .par_chunks_mut(layout.chunk_words())
-            .zip(ws.dys.par_chunks_mut(CHUNK))
-            .enumerate()
-            .map(|(c, (masks, dys))| pass.single_chunk(c * CHUNK, masks, dys))
-            .collect()
-    } else {
-        ws.acc.resize(n * width, 0.0);
-        ws.acc
-            .par_chunks_mut(CHUNK * width)
-            .enumerate()
-            .map(|(c, acc)| pass.chunk(c * CHUNK, acc))
-            .collect()
-    };
+    let rows = model.shape.rows();
+    let (masks, dys, acc) = (&mut ws.masks, &mut ws.dys, &mut ws.acc);
+    // The batch's entries are grouped by row while the dense pass runs: the
+    // grouping needs only the batch.
+    let (grads, ()) = rayon::join(
+        || -> Vec<ChunkGrad> {
+            if fused {
+                masks.resize(layout.total_words(), 0);
+                dys.resize(n, 0.0);
+                masks
+                    .par_chunks_mut(layout.chunk_words())
+                    .zip(dys.par_chunks_mut(CHUNK))
+                    .enumerate()
+                    .map(|(c, (masks, dys))| pass.single_chunk(c * CHUNK, masks, dys))
+                    .collect()
+            } else {
+                acc.resize(n * width, 0.0);
+                acc.par_chunks_mut(CHUNK * width)
+                    .enumerate()
+                    .map(|(c, acc)| pass.chunk(c * CHUNK, acc))
+                    .collect()
+            }
+        },
+        || super::sparse::group_entries(batch, rows, fused, &mut ws.rows),
+    );
     let mut total = grads
         .into_iter()
         .reduce(|mut a, b| {
@@ -172,7 +180,7 @@ pub fn train_step(
         }),
         None => AccGrads::Dense(&ws.acc),
     };
-    super::sparse::update_transformer_rows(model, slots, opt, batch, &mut ws.rows, source, step);
+    super::sparse::update_transformer_rows(model, slots, opt, &mut ws.rows, source, step);
     update_dense(model, slots, opt, &mut total, step);
     total.figures
 }
