@@ -91,12 +91,19 @@ impl MaskLayout {
 pub fn pack_bits(bytes: &[u8]) -> u64 {
     const LOW_BITS: u64 = 0x0101_0101_0101_0101;
     const GATHER: u64 = 0x0102_0408_1020_4080;
+    let gather = |eight: [u8; 8]| (u64::from_le_bytes(eight) & LOW_BITS).wrapping_mul(GATHER) >> 56;
     let mut word = 0u64;
-    for (k, group) in bytes.chunks(8).enumerate() {
+    let groups = bytes.chunks_exact(8);
+    let tail = groups.remainder();
+    let full = groups.len();
+    for (k, group) in groups.enumerate() {
+        let eight: [u8; 8] = group.try_into().unwrap_or_else(|_| unreachable!("8 bytes"));
+        word |= gather(eight) << (8 * k);
+    }
+    if !tail.is_empty() {
         let mut eight = [0u8; 8];
-        eight[..group.len()].copy_from_slice(group);
-        let low = u64::from_le_bytes(eight) & LOW_BITS;
-        word |= (low.wrapping_mul(GATHER) >> 56) << (8 * k);
+        eight[..tail.len()].copy_from_slice(tail);
+        word |= gather(eight) << (8 * full);
     }
     word
 }
