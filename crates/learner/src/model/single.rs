@@ -61,6 +61,12 @@ impl MaskLayout {
         self.samples.div_ceil(self.chunk()) * self.chunk_words()
     }
 
+    /// How far word `c + 1` of an entry is from its word `c`.
+    #[inline(always)]
+    pub fn word_stride(&self) -> usize {
+        2 * self.chunk()
+    }
+
     /// Index of word `c` (columns `c * WORD_BITS..`) of entry `e`.
     #[inline(always)]
     pub fn index(&self, e: usize, c: usize) -> usize {
@@ -165,6 +171,9 @@ mod tests {
                 for c in 0..layout.words() {
                     let at = layout.index(e, c);
                     assert!(!seen[at], "half {half}: word {at} twice");
+                    if c > 0 {
+                        assert_eq!(at - layout.index(e, c - 1), layout.word_stride());
+                    }
                     seen[at] = true;
                 }
             }

@@ -34,13 +34,49 @@ pub(super) fn sum_terms(
     term: impl Fn(u32) -> Term,
     out: &mut [f32],
 ) {
+    sum_terms_n(words, entries, term, 0, [out]);
+}
+
+/// [`sum_terms`] of `N` column words at once: word `j` of an entry is
+/// `stride * j` after its first (`term`'s), its sums go to `out[j]`. Each
+/// entry's index and `dy` are then found once for all `N` words.
+#[inline(always)]
+pub(super) fn sum_terms_n<const N: usize>(
+    words: &[u64],
+    entries: &[u32],
+    term: impl Fn(u32) -> Term,
+    stride: usize,
+    out: [&mut [f32]; N],
+) {
+    let full = out.iter().all(|o| o.len() == WORD_BITS);
     match Simd::detect() {
         // SAFETY: the CPU supports the instructions (checked at run time).
         #[cfg(target_arch = "x86_64")]
-        Simd::Avx512 if out.len() == WORD_BITS => unsafe { avx512::sum(words, entries, term, out) },
-        // SAFETY: as above.
+        Simd::Avx512 if full => unsafe { avx512::sum(words, entries, term, stride, out) },
+        _ => {
+            for (j, out) in out.into_iter().enumerate() {
+                let term = |e| {
+                    let t = term(e);
+                    Term {
+                        at: t.at + j * stride,
+                        dy: t.dy,
+                    }
+                };
+                sum_word(words, entries, term, out);
+            }
+        }
+    }
+}
+
+/// One column word with the widest build the CPU has below AVX-512.
+#[inline(always)]
+fn sum_word(words: &[u64], entries: &[u32], term: impl Fn(u32) -> Term, out: &mut [f32]) {
+    match Simd::detect() {
+        // SAFETY: the CPU supports the instructions (checked at run time).
         #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 if out.len() == WORD_BITS => unsafe { avx2::sum(words, entries, term, out) },
+        Simd::Avx2 | Simd::Avx512 if out.len() == WORD_BITS => unsafe {
+            avx2::sum(words, entries, term, out)
+        },
         _ => sum_plain(words, entries, term, out),
     }
 }
@@ -73,20 +109,28 @@ mod avx512 {
     /// 16-column registers of a word.
     const REGS: usize = WORD_BITS / 16;
 
-    /// [`super::sum_plain`] for a full word: four registers per chain, each
-    /// term one masked add.
+    /// [`super::sum_plain`] for `N` full words: four registers per word and
+    /// chain, each term one masked add.
     #[target_feature(enable = "avx512f")]
-    pub(super) fn sum(words: &[u64], entries: &[u32], term: impl Fn(u32) -> Term, out: &mut [f32]) {
-        let mut even = [_mm512_setzero_ps(); REGS];
-        let mut odd = [_mm512_setzero_ps(); REGS];
-        let add = |sums: &mut [__m512; REGS], t: Term| {
+    pub(super) fn sum<const N: usize>(
+        words: &[u64],
+        entries: &[u32],
+        term: impl Fn(u32) -> Term,
+        stride: usize,
+        out: [&mut [f32]; N],
+    ) {
+        let mut even = [[_mm512_setzero_ps(); REGS]; N];
+        let mut odd = [[_mm512_setzero_ps(); REGS]; N];
+        let add = |sums: &mut [[__m512; REGS]; N], t: Term| {
             let dy = _mm512_set1_ps(t.dy);
-            // Each register's 16 bits loaded straight into a mask register.
-            let quarters: *const u16 = (&words[t.at] as *const u64).cast();
-            for (q, s) in sums.iter_mut().enumerate() {
-                // SAFETY: quarter `q < 4` of a live u64 (x86 is little-endian).
-                let bits = unsafe { quarters.add(q).read_unaligned() };
-                *s = _mm512_mask_add_ps(*s, bits, *s, dy);
+            for (j, sums) in sums.iter_mut().enumerate() {
+                // Each register's 16 bits loaded straight into a mask register.
+                let quarters: *const u16 = (&words[t.at + j * stride] as *const u64).cast();
+                for (q, s) in sums.iter_mut().enumerate() {
+                    // SAFETY: quarter `q < 4` of a live u64 (x86 is little-endian).
+                    let bits = unsafe { quarters.add(q).read_unaligned() };
+                    *s = _mm512_mask_add_ps(*s, bits, *s, dy);
+                }
             }
         };
         let mut pairs = entries.chunks_exact(2);
@@ -97,9 +141,12 @@ mod avx512 {
         if let [last] = pairs.remainder() {
             add(&mut even, term(*last));
         }
-        for (q, chunk) in out.chunks_exact_mut(16).enumerate() {
-            // SAFETY: `chunk` is 16 floats.
-            unsafe { _mm512_storeu_ps(chunk.as_mut_ptr(), _mm512_add_ps(even[q], odd[q])) };
+        for (j, out) in out.into_iter().enumerate() {
+            for (q, chunk) in out.chunks_exact_mut(16).enumerate() {
+                let sum = _mm512_add_ps(even[j][q], odd[j][q]);
+                // SAFETY: `chunk` is 16 floats.
+                unsafe { _mm512_storeu_ps(chunk.as_mut_ptr(), sum) };
+            }
         }
     }
 }
@@ -210,6 +257,28 @@ mod tests {
             };
             assert_eq!(plain[3].to_bits(), (pick(0) + pick(1)).to_bits());
         }
+    }
+
+    #[test]
+    fn words_summed_together_equal_words_summed_alone() {
+        let (words, dys) = terms(64);
+        let entries: Vec<u32> = (0..31).map(|k| 2 * k).collect();
+        let term = |e: u32| Term {
+            at: e as usize,
+            dy: dys[e as usize],
+        };
+        let (mut a, mut b) = ([0.0f32; WORD_BITS], [0.0f32; WORD_BITS]);
+        sum_terms_n(&words, &entries, term, 1, [&mut a, &mut b]);
+        let mut second = [0.0f32; WORD_BITS];
+        let next = |e: u32| Term {
+            at: e as usize + 1,
+            dy: dys[e as usize],
+        };
+        sum_terms(&words, &entries, next, &mut second);
+        let mut first = [0.0f32; WORD_BITS];
+        sum_terms(&words, &entries, term, &mut first);
+        assert_eq!(a, first);
+        assert_eq!(b, second);
     }
 
     #[test]

@@ -31,7 +31,7 @@ use crate::model::Model;
 use crate::optim::slots::{ft_limit, ModelSlots};
 use crate::optim::{Optimizer, Step};
 
-use super::mask_sum::{sum_terms, Term};
+use super::mask_sum::{sum_terms, sum_terms_n, Term};
 use super::sparse::{split_rows, touched_groups, RowIndex};
 
 /// (Row, perspective) groups of one gradient task: 256 groups' sums of one
@@ -78,30 +78,61 @@ fn column_words(half: usize) -> impl Iterator<Item = Range<usize>> + Clone {
         .map(move |s| s..(s + WORD_BITS).min(half))
 }
 
-/// Sums every touched group's terms into `ws.grad`: column word `c` holds
-/// `touched.len() * width(c)` floats, group after group.
+/// Column words one gradient task sums together: each entry's index and `dy`
+/// are found once for both, and both words' sums (16 AVX-512 registers) fit
+/// the registers.
+const WORDS_PER_TASK: usize = 2;
+
+/// One gradient task: column words from `c`, some touched groups, and the
+/// groups' sums of each word.
+type GradTask<'a> = (usize, &'a [u32], Vec<&'a mut [f32]>);
+
+/// Splits `grad` (column word `c` holds `touched.len() * width(c)` floats,
+/// group after group) into the gradient tasks.
+fn grad_tasks<'a>(touched: &'a [u32], half: usize, mut grad: &'a mut [f32]) -> Vec<GradTask<'a>> {
+    let mut tasks = Vec::new();
+    let words: Vec<Range<usize>> = column_words(half).collect();
+    for (k, span) in words.chunks(WORDS_PER_TASK).enumerate() {
+        let mut per_word = Vec::new();
+        for cols in span {
+            let len = touched.len() * cols.len();
+            let (block, rest) = std::mem::take(&mut grad).split_at_mut(len);
+            grad = rest;
+            per_word.push(block.chunks_mut(GROUPS_PER_TASK * cols.len()));
+        }
+        for groups in touched.chunks(GROUPS_PER_TASK) {
+            let sums = per_word.iter_mut().filter_map(Iterator::next).collect();
+            tasks.push((k * WORDS_PER_TASK, groups, sums));
+        }
+    }
+    tasks
+}
+
+/// Sums every touched group's terms into `ws.grad` (laid out as
+/// [`grad_tasks`] says).
 fn sum_groups(grads: MaskedGrads<'_>, ws: &mut RowIndex, touched: &[u32], half: usize) {
     let (starts, entries) = (&ws.starts, &ws.entries);
     ws.grad.clear();
     ws.grad.resize(touched.len() * half, 0.0);
-    let mut tasks = Vec::new();
-    let mut rest = ws.grad.as_mut_slice();
-    for (c, cols) in column_words(half).enumerate() {
-        let width = cols.len();
-        let (block, tail) = std::mem::take(&mut rest).split_at_mut(touched.len() * width);
-        rest = tail;
-        let groups = touched.chunks(GROUPS_PER_TASK);
-        for (groups, sums) in groups.zip(block.chunks_mut(GROUPS_PER_TASK * width)) {
-            tasks.push((c, groups, sums));
-        }
-    }
-    tasks.into_par_iter().for_each(|(c, groups, sums)| {
-        let width = sums.len() / groups.len();
-        for (&g, out) in groups.iter().zip(sums.chunks_exact_mut(width)) {
-            let list = &entries[starts[g as usize] as usize..starts[g as usize + 1] as usize];
-            sum_terms(grads.words, list, |e| grads.term(e, c), out);
-        }
-    });
+    let stride = grads.layout.word_stride();
+    grad_tasks(touched, half, &mut ws.grad)
+        .into_par_iter()
+        .for_each(|(c, groups, mut sums)| {
+            let widths: Vec<usize> = sums.iter().map(|s| s.len() / groups.len()).collect();
+            for (k, &g) in groups.iter().enumerate() {
+                let list = &entries[starts[g as usize] as usize..starts[g as usize + 1] as usize];
+                let term = |e| grads.term(e, c);
+                let mut outs = sums
+                    .iter_mut()
+                    .zip(&widths)
+                    .map(|(s, &w)| &mut s[k * w..][..w]);
+                match (outs.next(), outs.next()) {
+                    (Some(a), Some(b)) => sum_terms_n(grads.words, list, term, stride, [a, b]),
+                    (Some(a), None) => sum_terms(grads.words, list, term, a),
+                    _ => unreachable!("a task has one or two words"),
+                }
+            }
+        });
 }
 
 /// A touched row and where its two groups' sums are among the touched groups.
