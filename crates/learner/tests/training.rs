@@ -249,22 +249,29 @@ fn cosine_with_warmup_resumes_on_the_same_curve() {
 fn one_and_two_threads_give_the_same_weights() {
     let dir = common::temp_dir("threads");
     let data = common::sample_bin();
-    let mut nets = Vec::new();
-    for threads in ["1", "2"] {
-        let net = dir.join(format!("t{threads}.nnue"));
-        let ckpt = dir.join(format!("c{threads}"));
-        let mut args = base_args(data.to_str().unwrap(), net.to_str().unwrap());
-        // Batches of 700 are three chunks of the dense pass.
-        args.extend(["--epochs", "2", "--threads", threads, "--batch-size", "700"]);
-        args.extend(["--checkpoint-dir", ckpt.to_str().unwrap()]);
-        run_ok(&args, &[]);
-        nets.push((
-            std::fs::read(&net).unwrap(),
-            std::fs::read(ckpt.join("checkpoint.bin")).unwrap(),
-        ));
+    // A net with a hidden layer, and one without (its transformer gradient is
+    // summed from mask bits, `train/masked.rs`), 136 wide: two full mask words
+    // and a narrow one.
+    let shapes: [&[&str]; 2] = [&[], &["--ft-size", "136", "--hidden="]];
+    for (k, shape) in shapes.iter().enumerate() {
+        let mut nets = Vec::new();
+        for threads in ["1", "2"] {
+            let net = dir.join(format!("s{k}t{threads}.nnue"));
+            let ckpt = dir.join(format!("s{k}c{threads}"));
+            let mut args = base_args(data.to_str().unwrap(), net.to_str().unwrap());
+            // Batches of 700 are three chunks of the dense pass.
+            args.extend(["--epochs", "2", "--threads", threads, "--batch-size", "700"]);
+            args.extend(["--checkpoint-dir", ckpt.to_str().unwrap()]);
+            args.extend(shape.iter().copied());
+            run_ok(&args, &[]);
+            nets.push((
+                std::fs::read(&net).unwrap(),
+                std::fs::read(ckpt.join("checkpoint.bin")).unwrap(),
+            ));
+        }
+        assert!(nets[0].0 == nets[1].0, "{shape:?}: nets differ");
+        assert!(nets[0].1 == nets[1].1, "{shape:?}: checkpoints differ");
     }
-    assert!(nets[0].0 == nets[1].0, "nets differ");
-    assert!(nets[0].1 == nets[1].1, "checkpoints differ");
 }
 
 #[test]

@@ -114,19 +114,15 @@ impl<'a> Batcher<'a> {
             let decoded = self.decode(&draws)?;
             let mut used = draws.len();
             let mut accepted_now = 0usize;
-            'merge: for (chunk, part) in decoded.iter().enumerate() {
+            for (chunk, part) in decoded.iter().enumerate() {
                 self.invalid += part.invalid;
-                for (k, &at) in part.accepted.iter().enumerate() {
-                    for j in k * per..(k + 1) * per {
-                        let (stm, nstm) = part.batch.rows(j);
-                        let bucket = part.batch.buckets[j];
-                        out.push(stm, nstm, bucket, part.batch.targets[j]);
-                    }
-                    accepted_now += 1;
-                    if out.len() == n * per {
-                        used = chunk * DECODE_CHUNK + at + 1;
-                        break 'merge;
-                    }
+                // The part's first accepted draws, as many as the batch has room for.
+                let take = part.accepted.len().min(n - out.len() / per);
+                out.extend_from(&part.batch, 0..take * per);
+                accepted_now += take;
+                if out.len() == n * per {
+                    used = chunk * DECODE_CHUNK + part.accepted[take - 1] + 1;
+                    break;
                 }
             }
             stream.unread(&draws[used..]);

@@ -10,54 +10,108 @@
 //!
 //! The accumulators' gradient is not written out either: element `j` of it is
 //! `0 + dy · w[j]` where ClippedReLU passes a gradient and 0 elsewhere, so the
-//! sample's `dy` and one byte per element ([`PASS`] or 0) say all of it — a
-//! quarter of the memory, which the sparse transformer gradient reads once per
-//! active feature ([`crate::train::sparse`]).
+//! sample's `dy` and one bit per element say all of it — a 32nd of the memory,
+//! which the sparse transformer gradient reads once per active feature
+//! ([`crate::train::masked`]).
 
 use super::kernels::{crelu, crelu_passes};
 
 /// Mask byte of an element whose gradient ClippedReLU passes (0: blocked).
 pub const PASS: u8 = 0xFF;
 
-/// Where the mask bytes of a batch live. Samples come in chunks of `chunk`
-/// (the dense pass's tasks, each writing its own contiguous region), and inside
-/// a chunk column block by column block (`block` elements of each entry, the
-/// last block narrower), entry after entry. The sparse gradient's task for one
-/// column block then reads one contiguous run per chunk, a few hundred pages in
-/// all, which the TLB holds; laid out entry by entry, every 64-byte read would
-/// land on a different page of a 16 MiB buffer and wait for a page walk.
+/// Columns of one mask word: bit `k` of a word is column `col + k`'s mask.
+pub const WORD_BITS: usize = 64;
+
+/// Where the mask words of a batch live. Each entry (`2 * sample +
+/// perspective`) has one word per [`WORD_BITS`] columns (the last word
+/// narrower when `half` is not a multiple). Samples come in chunks of
+/// `2^chunk_log2` (the dense pass's tasks, each writing its own contiguous
+/// region), and inside a chunk word column by word column, entry after entry:
+/// the gradient's task for one column word then reads one contiguous run per
+/// chunk. The last chunk is padded to full size, so a word's index is a few
+/// shifts and masks of the entry.
 #[derive(Copy, Clone, Debug)]
 pub struct MaskLayout {
     pub half: usize,
     pub samples: usize,
-    pub chunk: usize,
-    pub block: usize,
+    /// Samples per chunk, as a power of two.
+    pub chunk_log2: u32,
 }
 
 impl MaskLayout {
-    /// Offset of element `col` of entry `e` (`2 * sample + perspective`), where
-    /// `col` starts a column block; the block's elements follow it.
+    /// Words of one entry.
     #[inline(always)]
-    pub fn offset(&self, e: usize, col: usize) -> usize {
-        let first = e / 2 - (e / 2) % self.chunk;
-        let len = self.chunk.min(self.samples - first);
-        let width = self.block.min(self.half - col);
-        first * 2 * self.half + 2 * len * col + (e - 2 * first) * width
+    pub fn words(&self) -> usize {
+        self.half.div_ceil(WORD_BITS)
     }
 
-    /// Copies one sample's masks (`[us, them]`, `2 * half` bytes) to their
-    /// places in `region`, the region of the chunk that holds sample `i`.
+    /// Samples per chunk.
     #[inline(always)]
-    pub fn scatter(&self, i: usize, mask: &[u8], region: &mut [u8]) {
-        let base = (i - i % self.chunk) * 2 * self.half;
+    pub fn chunk(&self) -> usize {
+        1 << self.chunk_log2
+    }
+
+    /// Words of one chunk (of the whole batch: a multiple of it).
+    pub fn chunk_words(&self) -> usize {
+        2 * self.chunk() * self.words()
+    }
+
+    /// Words of the whole batch, the last chunk padded.
+    pub fn total_words(&self) -> usize {
+        self.samples.div_ceil(self.chunk()) * self.chunk_words()
+    }
+
+    /// How far word `c + 1` of an entry is from its word `c`.
+    #[inline(always)]
+    pub fn word_stride(&self) -> usize {
+        2 * self.chunk()
+    }
+
+    /// Index of word `c` (columns `c * WORD_BITS..`) of entry `e`.
+    #[inline(always)]
+    pub fn index(&self, e: usize, c: usize) -> usize {
+        // Entries per chunk: 2^shift.
+        let shift = self.chunk_log2 + 1;
+        (((e >> shift) * self.words() + c) << shift) | (e & ((1 << shift) - 1))
+    }
+
+    /// Packs one sample's mask bytes (`[us, them]`, `2 * half` bytes, [`PASS`]
+    /// or 0) into its words in `region`, the region of the chunk that holds
+    /// sample `i`.
+    #[inline(always)]
+    pub fn scatter(&self, i: usize, mask: &[u8], region: &mut [u64]) {
+        let base = self.index(2 * (i - i % self.chunk()), 0);
         for (p, side) in mask.chunks_exact(self.half).enumerate() {
-            for col in (0..self.half).step_by(self.block) {
-                let width = self.block.min(self.half - col);
-                let at = self.offset(2 * i + p, col) - base;
-                region[at..at + width].copy_from_slice(&side[col..col + width]);
+            for (c, bytes) in side.chunks(WORD_BITS).enumerate() {
+                region[self.index(2 * i + p, c) - base] = pack_bits(bytes);
             }
         }
     }
+}
+
+/// Bit `k` set where `bytes[k]` is [`PASS`] (at most [`WORD_BITS`] bytes, each
+/// [`PASS`] or 0): eight bytes at a time, each byte's low bit gathered into the
+/// top byte of one multiplication (bit `8k` times bit `7(8 - k)` lands on bit
+/// `56 + k`; no two products meet, so no carries).
+#[inline(always)]
+pub fn pack_bits(bytes: &[u8]) -> u64 {
+    const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let gather = |eight: [u8; 8]| (u64::from_le_bytes(eight) & LOW_BITS).wrapping_mul(GATHER) >> 56;
+    let mut word = 0u64;
+    let groups = bytes.chunks_exact(8);
+    let tail = groups.remainder();
+    let full = groups.len();
+    for (k, group) in groups.enumerate() {
+        let eight: [u8; 8] = group.try_into().unwrap_or_else(|_| unreachable!("8 bytes"));
+        word |= gather(eight) << (8 * k);
+    }
+    if !tail.is_empty() {
+        let mut eight = [0u8; 8];
+        eight[..tail.len()].copy_from_slice(tail);
+        word |= gather(eight) << (8 * full);
+    }
+    word
 }
 
 /// Element `j`'s gradient from the mask byte, `dy` and the output weight:
@@ -71,16 +125,6 @@ pub fn element_grad(mask: u8, dy: f32, w: f32) -> f32 {
     }
 }
 
-/// [`element_grad`] up to the sign of a zero, in two instructions (a multiply
-/// and a bitwise and with the sign-extended mask byte): `dy · w` or `+0`.
-/// Where `dy · w` is `-0`, [`element_grad`] gives `+0`; a sum that starts at
-/// `+0` ends with the same bits either way (`x + ±0 = x` for `x ≠ 0`, and
-/// `+0 + ±0 = +0`), which is all the transformer gradient uses it for.
-#[inline(always)]
-pub fn element_grad_bits(mask: u8, dy: f32, w: f32) -> f32 {
-    let all = i32::from(mask as i8) as u32;
-    f32::from_bits((dy * w).to_bits() & all)
-}
 /// For one sample whose accumulators are `acc` (`[us, them]`, pre-activation)
 /// and output gradient `dy`, with output weights `w` (`2 * half`):
 /// - `gw[j] += dy · crelu(acc[j])` (the output weights' gradient),
@@ -115,27 +159,46 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mask_layout_places_every_byte_once() {
-        for (half, samples) in [(8, 5), (72, 7), (128, 3)] {
+    fn mask_layout_places_every_word_once() {
+        for (half, samples) in [(8, 5), (72, 7), (128, 3), (200, 9)] {
             let layout = MaskLayout {
                 half,
                 samples,
-                chunk: 2,
-                block: 64,
+                chunk_log2: 2,
             };
-            let mut seen = vec![false; samples * 2 * half];
+            let mut seen = vec![false; layout.total_words()];
             for e in 0..2 * samples {
-                for col in (0..half).step_by(64) {
-                    for j in col..(col + 64).min(half) {
-                        let at = layout.offset(e, col) + j - col;
-                        assert!(!seen[at], "half {half}: byte {at} twice");
-                        seen[at] = true;
+                for c in 0..layout.words() {
+                    let at = layout.index(e, c);
+                    assert!(!seen[at], "half {half}: word {at} twice");
+                    if c > 0 {
+                        assert_eq!(at - layout.index(e, c - 1), layout.word_stride());
                     }
+                    seen[at] = true;
                 }
             }
-            assert!(seen.iter().all(|&s| s));
+            // Only the last chunk's padding is unused.
+            let used = 2 * samples * layout.words();
+            assert_eq!(seen.iter().filter(|&&s| s).count(), used);
         }
     }
+
+    #[test]
+    fn pack_bits_sets_the_passing_bytes() {
+        for len in [1, 7, 8, 13, 64] {
+            let bytes: Vec<u8> = (0..len)
+                .map(|k| if (k * 7 + len) % 3 == 0 { PASS } else { 0 })
+                .collect();
+            let word = pack_bits(&bytes);
+            for (k, &b) in bytes.iter().enumerate() {
+                assert_eq!(word >> k & 1 == 1, b == PASS, "len {len}, bit {k}");
+            }
+            if len < 64 {
+                assert_eq!(word >> len, 0, "len {len}: bits past the end");
+            }
+        }
+    }
+
     use crate::model::kernels::{add, axpy};
 
     #[test]
@@ -174,9 +237,6 @@ mod tests {
             .collect();
         let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&grads), bits(&dx));
-        for ((&m, &w), &g) in mask.iter().zip(&w).zip(&grads) {
-            assert_eq!(element_grad_bits(m, dy, w), g);
-        }
         assert_eq!(bits(&gw), bits(&gw_ref));
         assert_eq!(bits(&gb), bits(&gb_ref));
     }

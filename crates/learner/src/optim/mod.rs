@@ -7,6 +7,8 @@ pub mod slots;
 
 pub use schedule::{LrSchedule, Schedule, ScheduleError, ScheduleState, Verdict};
 
+use crate::model::kernels::Simd;
+
 /// `--optimizer`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OptimizerKind {
@@ -111,7 +113,35 @@ impl Optimizer {
         }
     }
 
+    /// Adam over a slice, compiled for AVX2 and AVX-512 too (see [`Simd`]):
+    /// the same operations per element (no fused multiply-adds), so every
+    /// build gives the same bits.
     fn adam(&self, w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], step: Step) {
+        match Simd::detect() {
+            // SAFETY: the CPU supports the instructions (checked at run time).
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { self.adam_avx512(w, g, m, v, step) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { self.adam_avx2(w, g, m, v, step) },
+            _ => self.adam_generic(w, g, m, v, step),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn adam_avx2(&self, w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], step: Step) {
+        self.adam_generic(w, g, m, v, step);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    fn adam_avx512(&self, w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], step: Step) {
+        self.adam_generic(w, g, m, v, step);
+    }
+
+    #[inline(always)]
+    fn adam_generic(&self, w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], step: Step) {
         let t = step.t.min(i32::MAX as u64) as i32;
         let c1 = 1.0 / (1.0 - self.beta1.powi(t));
         let c2 = 1.0 / (1.0 - self.beta2.powi(t));

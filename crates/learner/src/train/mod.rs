@@ -5,6 +5,8 @@ pub mod batches;
 pub mod builder;
 pub mod config;
 pub mod divergence;
+mod mask_sum;
+pub mod masked;
 pub mod outputs;
 pub mod plot;
 pub mod report;

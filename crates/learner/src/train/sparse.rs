@@ -1,5 +1,7 @@
-//! The sparse transformer update: the batch's (sample, perspective) pairs are
-//! grouped by row (a counting sort, in sample order); then
+//! The sparse transformer update of a net whose accumulator gradients are
+//! written out (nets with hidden layers; nets without take
+//! [`super::masked`]): the batch's (sample, perspective) pairs are grouped by
+//! row (a counting sort, in sample order); then
 //! 1. the touched rows' gradients are summed by tasks that each own a column
 //!    block of [`BLOCK`] floats of at most [`ROWS_PER_TASK`] rows, so every
 //!    accumulator gradient is read from memory about once per batch (split by
@@ -17,10 +19,11 @@ use rayon::prelude::*;
 
 use crate::data::SparseBatch;
 use crate::model::kernels::{add, add4, Simd, BLOCK};
-use crate::model::single::{element_grad, element_grad_bits, MaskLayout};
 use crate::model::Model;
 use crate::optim::slots::{ft_limit, ModelSlots};
 use crate::optim::{Optimizer, Step};
+
+use super::masked::MaskedGrads;
 
 /// Samples whose accumulator gradients a row task reads together: 128 samples
 /// × 2 perspectives × `half` floats stay in the core's cache while every row of
@@ -41,36 +44,64 @@ const WHOLE_ROW_TASKS: usize = 32;
 pub struct RowIndex {
     /// The touched rows' summed gradients, column block by column block:
     /// block `c` holds `touched * width(c)` floats, row after row.
-    grad: Vec<f32>,
+    pub(super) grad: Vec<f32>,
     /// Row start offsets into `entries` (`rows + 1`).
-    starts: Vec<u32>,
+    pub(super) starts: Vec<u32>,
     /// `2 * sample + perspective` grouped by row.
-    entries: Vec<u32>,
+    pub(super) entries: Vec<u32>,
+    /// Samples of the batch grouped.
+    samples: usize,
 }
 
-/// Groups the batch's (sample, perspective) pairs by transformer row.
-fn group_by_row(batch: &SparseBatch, rows: usize, ws: &mut RowIndex) {
+/// Groups the batch's entries (`2 * sample + perspective`) by `key(row,
+/// perspective)`, one of `keys` groups, each group in sample order.
+fn group_by_row(
+    batch: &SparseBatch,
+    keys: usize,
+    key: impl Fn(u32, usize) -> usize,
+    ws: &mut RowIndex,
+) {
+    ws.samples = batch.len();
     ws.starts.clear();
-    ws.starts.resize(rows + 2, 0);
-    for &r in batch.stm.iter().chain(&batch.nstm) {
-        ws.starts[r as usize + 2] += 1;
+    ws.starts.resize(keys + 2, 0);
+    for (p, list) in [&batch.stm, &batch.nstm].into_iter().enumerate() {
+        for &r in list {
+            ws.starts[key(r, p) + 2] += 1;
+        }
     }
     for r in 2..ws.starts.len() {
         ws.starts[r] += ws.starts[r - 1];
     }
     ws.entries.resize(batch.stm.len() + batch.nstm.len(), 0);
-    // `starts[r + 1]` is the next free slot of row r while filling; afterwards
-    // it is row r's end, i.e. row r + 1's start.
+    // `starts[k + 1]` is the next free slot of group k while filling;
+    // afterwards it is group k's end, i.e. group k + 1's start.
     for i in 0..batch.len() {
         let (stm, nstm) = batch.rows(i);
         for (p, list) in [stm, nstm].into_iter().enumerate() {
             for &r in list {
-                let slot = &mut ws.starts[r as usize + 1];
+                let slot = &mut ws.starts[key(r, p) + 1];
                 ws.entries[*slot as usize] = (2 * i + p) as u32;
                 *slot += 1;
             }
         }
     }
+}
+
+/// Groups the batch's entries for [`update_transformer_rows`]: by row, or
+/// with `by_perspective` by (row, perspective) ([`super::masked`]).
+pub fn group_entries(batch: &SparseBatch, rows: usize, by_perspective: bool, ws: &mut RowIndex) {
+    if by_perspective {
+        group_by_row(batch, 2 * rows, super::masked::group_of, ws);
+    } else {
+        group_by_row(batch, rows, |r, _| r as usize, ws);
+    }
+}
+
+/// The groups of [`RowIndex::starts`] with at least one entry, in order.
+pub(super) fn touched_groups(starts: &[u32], keys: usize) -> Vec<u32> {
+    (0..keys as u32)
+        .filter(|&r| starts[r as usize] != starts[r as usize + 1])
+        .collect()
 }
 
 /// The accumulators' gradients of a batch, one per entry
@@ -79,53 +110,18 @@ fn group_by_row(batch: &SparseBatch, rows: usize, ws: &mut RowIndex) {
 pub enum AccGrads<'a> {
     /// Written out (nets with hidden layers).
     Dense(&'a [f32]),
-    /// A net without hidden layers: entry `e`'s element `j` is
-    /// [`element_grad`]`(mask, dys[e / 2], w[(e % 2) * half + j])`, its mask
-    /// byte placed by `layout`.
-    Masked {
-        masks: &'a [u8],
-        dys: &'a [f32],
-        /// The output layer's weights (`2 * half`).
-        w: &'a [f32],
-        layout: MaskLayout,
-    },
-}
-
-/// The fields of an [`AccGrads::Masked`].
-struct Masked<'a> {
-    masks: &'a [u8],
-    dys: &'a [f32],
-    w: &'a [f32],
-    layout: MaskLayout,
+    /// As mask words and output gradients (a net without hidden layers).
+    Masked(MaskedGrads<'a>),
 }
 
 /// The batch's accumulator gradients grouped by transformer row.
 struct Grouped<'a> {
     starts: &'a [u32],
     entries: &'a [u32],
-    acc: AccGrads<'a>,
+    acc: &'a [f32],
     half: usize,
     blocks: usize,
 }
-
-/// One entry's [`BLOCK`] columns of an [`AccGrads::Masked`] gradient.
-struct MaskedBlock<'a> {
-    mask: &'a [u8; BLOCK],
-    dy: f32,
-    w: &'a [f32; BLOCK],
-}
-
-impl MaskedBlock<'_> {
-    /// Element `k` (see [`element_grad_bits`] for why its zeros may be `+0`).
-    #[inline(always)]
-    fn at(&self, k: usize) -> f32 {
-        element_grad_bits(self.mask[k], self.dy, self.w[k])
-    }
-}
-
-/// Sums [`AccGrads::Masked`] terms hold in registers at a time: each term costs
-/// a few registers of its own, so half a [`BLOCK`] avoids spilling the sums.
-const MASKED_SUMS: usize = BLOCK / 2;
 
 /// `slice[start..start + BLOCK]` as an array.
 #[inline(always)]
@@ -142,17 +138,6 @@ impl Grouped<'_> {
     fn row<'s>(&'s self, acc: &'s [f32], e: u32, cols: &Range<usize>) -> &'s [f32] {
         let start = e as usize * self.half;
         &acc[start + cols.start..start + cols.end]
-    }
-
-    /// Entry `e`'s [`BLOCK`] columns from `col` of an [`AccGrads::Masked`] gradient.
-    #[inline(always)]
-    fn masked<'s>(&self, source: &Masked<'s>, e: u32, col: usize) -> MaskedBlock<'s> {
-        let e = e as usize;
-        MaskedBlock {
-            mask: block_of(source.masks, source.layout.offset(e, col)),
-            dy: source.dys[e / 2],
-            w: block_of(source.w, (e % 2) * self.half + col),
-        }
     }
 
     /// Sums columns `cols` of each row of `rows` into `g` (`rows.len()` rows of
@@ -186,20 +171,6 @@ impl Grouped<'_> {
     /// rows.
     #[inline(always)]
     fn task_gradient_generic(&self, cols: Range<usize>, rows: &[u32], g: &mut [f32]) {
-        let masked = match self.acc {
-            AccGrads::Masked {
-                masks,
-                dys,
-                w,
-                layout,
-            } => Some(Masked {
-                masks,
-                dys,
-                w,
-                layout,
-            }),
-            AccGrads::Dense(_) => None,
-        };
         let width = cols.len();
         let mut cursor: Vec<usize> = rows
             .iter()
@@ -220,22 +191,10 @@ impl Grouped<'_> {
                     for c in (0..width).step_by(BLOCK) {
                         let sum = &mut g[k * width + c..(k + 1) * width];
                         let col = cols.start + c;
-                        match (self.acc, &masked) {
-                            (_, Some(source)) if sum.len() >= BLOCK => {
-                                self.sum_masked_block(source, &mut sum[..BLOCK], entries, col);
-                            }
-                            (_, Some(source)) => {
-                                self.sum_masked_slices(source, sum, entries, &(col..cols.end));
-                            }
-                            (AccGrads::Dense(acc), None) if sum.len() >= BLOCK => {
-                                self.sum_block(acc, &mut sum[..BLOCK], entries, col);
-                            }
-                            (AccGrads::Dense(acc), None) => {
-                                self.sum_slices(acc, sum, entries, &(col..cols.end));
-                            }
-                            (AccGrads::Masked { .. }, None) => {
-                                unreachable!("masked has its source")
-                            }
+                        if sum.len() >= BLOCK {
+                            self.sum_block(&mut sum[..BLOCK], entries, col);
+                        } else {
+                            self.sum_slices(sum, entries, &(col..cols.end));
                         }
                     }
                     cursor[k] = to;
@@ -250,8 +209,8 @@ impl Grouped<'_> {
     /// not depend on the thread count. The [`BLOCK`] sums stay in registers
     /// across all the entries.
     #[inline(always)]
-    fn sum_block(&self, acc: &[f32], g: &mut [f32], entries: &[u32], col: usize) {
-        let half = self.half;
+    fn sum_block(&self, g: &mut [f32], entries: &[u32], col: usize) {
+        let (acc, half) = (self.acc, self.half);
         let block = |e: u32| block_of(acc, e as usize * half + col);
         let mut sums = [0.0f32; BLOCK];
         sums.copy_from_slice(g);
@@ -273,65 +232,10 @@ impl Grouped<'_> {
         g.copy_from_slice(&sums);
     }
 
-    /// [`Self::sum_block`] of an [`AccGrads::Masked`] gradient: each term is
-    /// rebuilt from its mask byte, `dy` and output weight (the same value the
-    /// backward pass computed), the same groups and the same order.
-    #[inline(always)]
-    fn sum_masked_block(&self, source: &Masked<'_>, g: &mut [f32], entries: &[u32], col: usize) {
-        let groups = entries.chunks_exact(4);
-        let singles = groups.remainder();
-        for (h, g) in g.chunks_exact_mut(MASKED_SUMS).enumerate() {
-            let part = h * MASKED_SUMS..(h + 1) * MASKED_SUMS;
-            let mut sums = [0.0f32; MASKED_SUMS];
-            sums.copy_from_slice(g);
-            for e in groups.clone() {
-                let a = self.masked(source, e[0], col);
-                let b = self.masked(source, e[1], col);
-                let c = self.masked(source, e[2], col);
-                let d = self.masked(source, e[3], col);
-                for (k, s) in part.clone().zip(sums.iter_mut()) {
-                    *s += (a.at(k) + b.at(k)) + (c.at(k) + d.at(k));
-                }
-            }
-            for &e in singles {
-                let a = self.masked(source, e, col);
-                for (k, s) in part.clone().zip(sums.iter_mut()) {
-                    *s += a.at(k);
-                }
-            }
-            g.copy_from_slice(&sums);
-        }
-    }
-
-    /// [`Self::sum_masked_block`] for a column block narrower than [`BLOCK`].
-    fn sum_masked_slices(
-        &self,
-        source: &Masked<'_>,
-        g: &mut [f32],
-        entries: &[u32],
-        cols: &Range<usize>,
-    ) {
-        let term = |e: u32, j: usize| {
-            let e = e as usize;
-            let mask = source.masks[source.layout.offset(e, cols.start) + j - cols.start];
-            element_grad(mask, source.dys[e / 2], source.w[(e % 2) * self.half + j])
-        };
-        let groups = entries.chunks_exact(4);
-        let singles = groups.remainder();
-        for (k, s) in g.iter_mut().enumerate() {
-            let j = cols.start + k;
-            for e in groups.clone() {
-                *s += (term(e[0], j) + term(e[1], j)) + (term(e[2], j) + term(e[3], j));
-            }
-            for &e in singles {
-                *s += term(e, j);
-            }
-        }
-    }
-
     /// [`Self::sum_block`] for a column block narrower than [`BLOCK`].
     #[inline(always)]
-    fn sum_slices(&self, acc: &[f32], g: &mut [f32], entries: &[u32], cols: &Range<usize>) {
+    fn sum_slices(&self, g: &mut [f32], entries: &[u32], cols: &Range<usize>) {
+        let acc = self.acc;
         let groups = entries.chunks_exact(4);
         let singles = groups.remainder();
         for e in groups {
@@ -344,19 +248,19 @@ impl Grouped<'_> {
 }
 
 /// A contiguous range of transformer rows and the touched ones in it.
-struct RowPart<'a> {
-    first_row: usize,
+pub(super) struct RowPart<'a> {
+    pub first_row: usize,
     /// Index in the batch's touched rows of `touched[0]`.
-    first_touched: usize,
-    touched: &'a [u32],
-    w: &'a mut [f32],
-    m: &'a mut [f32],
-    v: &'a mut [f32],
+    pub first_touched: usize,
+    pub touched: &'a [u32],
+    pub w: &'a mut [f32],
+    pub m: &'a mut [f32],
+    pub v: &'a mut [f32],
 }
 
 /// Splits the touched rows into about `parts` contiguous parts with their weight
 /// and optimizer slices.
-fn split_rows<'a>(
+pub(super) fn split_rows<'a>(
     touched: &'a [u32],
     half: usize,
     parts: usize,
@@ -435,30 +339,33 @@ fn grad_tasks<'a>(touched: &'a [u32], half: usize, mut grad: &'a mut [f32]) -> V
 }
 
 /// Sums each touched row's gradient (column-block tasks, see the module
-/// documentation) and updates it (row-part tasks). A row's sum is always in
+/// documentation) and updates it (row-part tasks); the batch's entries are
+/// grouped first ([`group_entries`]). A row's sum is always in
 /// sample order, whatever the thread count.
 pub fn update_transformer_rows(
     model: &mut Model,
     slots: &mut ModelSlots,
     opt: &Optimizer,
-    batch: &SparseBatch,
     ws: &mut RowIndex,
     acc: AccGrads<'_>,
     step: Step,
 ) {
+    let acc = match acc {
+        AccGrads::Dense(acc) => acc,
+        AccGrads::Masked(grads) => {
+            return super::masked::update_rows(model, slots, opt, ws, grads, step)
+        }
+    };
     let half = model.shape.half();
     let rows = model.shape.rows();
-    group_by_row(batch, rows, ws);
     let (starts, entries) = (&ws.starts, &ws.entries);
-    let touched: Vec<u32> = (0..rows as u32)
-        .filter(|&r| starts[r as usize] != starts[r as usize + 1])
-        .collect();
+    let touched = touched_groups(starts, rows);
     let grouped = Grouped {
         starts,
         entries,
         acc,
         half,
-        blocks: batch.len().div_ceil(SAMPLE_BLOCK),
+        blocks: ws.samples.div_ceil(SAMPLE_BLOCK),
     };
     ws.grad.clear();
     ws.grad.resize(touched.len() * half, 0.0);

@@ -20,20 +20,20 @@ use crate::data::SparseBatch;
 use crate::loss::{Figures, LossKind, LossParams};
 use crate::model::dense::GROUP;
 use crate::model::fake_quant::quantized_dense;
-use crate::model::kernels::{
-    activate, add, crelu, crelu_dot, crelu_passes, passing_slope, Simd, BLOCK,
-};
+use crate::model::kernels::{activate, add, crelu, crelu_dot, crelu_passes, passing_slope, Simd};
 use crate::model::single;
 use crate::model::{Dense, Model, NET_TO_INTERNAL};
 use crate::optim::slots::{dense_limits, ft_limit, ModelSlots};
 use crate::optim::{Optimizer, Step};
 use crate::pqr::triplet_figures;
 
+use super::masked::MaskedGrads;
 use super::sparse::AccGrads;
 
-/// Samples per parallel task of the dense part. Fixed: it decides the order in
-/// which gradients are summed.
+/// Samples per parallel task of the dense part (a power of two, for the mask
+/// layout). Fixed: it decides the order in which gradients are summed.
 pub const CHUNK: usize = 256;
+const _: () = assert!(CHUNK.is_power_of_two());
 
 /// Buffers reused from batch to batch.
 #[derive(Default)]
@@ -41,9 +41,10 @@ pub struct Workspace {
     /// `n * 2 * half`: accumulators, then their gradients (nets with hidden
     /// layers, an SCReLU transformer or output buckets).
     acc: Vec<f32>,
-    /// `n * 2 * half` ClippedReLU masks and `n` output gradients: the
-    /// accumulators' gradients of a plain net without hidden layers ([`single`]).
-    masks: Vec<u8>,
+    /// ClippedReLU's mask bits (`n * 2 * half`, in words) and `n` output
+    /// gradients: the accumulators' gradients of a plain net without hidden
+    /// layers ([`single`]).
+    masks: Vec<u64>,
     dys: Vec<f32>,
     /// The batch's features grouped by transformer row.
     rows: super::sparse::RowIndex,
@@ -125,23 +126,32 @@ pub fn train_step(
     let arch = &model.shape.arch;
     let fused =
         dense.len() == 1 && arch.activation == Activation::ClippedRelu && arch.output_buckets == 1;
-    let grads: Vec<ChunkGrad> = if fused {
-        ws.masks.resize(n * width, 0);
-        ws.dys.resize(n, 0.0);
-        ws.masks
-            .par_chunks_mut(CHUNK * width)
-            .zip(ws.dys.par_chunks_mut(CHUNK))
-            .enumerate()
-            .map(|(c, (masks, dys))| pass.single_chunk(c * CHUNK, masks, dys))
-            .collect()
-    } else {
-        ws.acc.resize(n * width, 0.0);
-        ws.acc
-            .par_chunks_mut(CHUNK * width)
-            .enumerate()
-            .map(|(c, acc)| pass.chunk(c * CHUNK, acc))
-            .collect()
-    };
+    let layout = mask_layout(width / 2, n);
+    let rows = model.shape.rows();
+    let (masks, dys, acc) = (&mut ws.masks, &mut ws.dys, &mut ws.acc);
+    // The batch's entries are grouped by row while the dense pass runs: the
+    // grouping needs only the batch.
+    let (grads, ()) = rayon::join(
+        || -> Vec<ChunkGrad> {
+            if fused {
+                masks.resize(layout.total_words(), 0);
+                dys.resize(n, 0.0);
+                masks
+                    .par_chunks_mut(layout.chunk_words())
+                    .zip(dys.par_chunks_mut(CHUNK))
+                    .enumerate()
+                    .map(|(c, (masks, dys))| pass.single_chunk(c * CHUNK, masks, dys))
+                    .collect()
+            } else {
+                acc.resize(n * width, 0.0);
+                acc.par_chunks_mut(CHUNK * width)
+                    .enumerate()
+                    .map(|(c, acc)| pass.chunk(c * CHUNK, acc))
+                    .collect()
+            }
+        },
+        || super::sparse::group_entries(batch, rows, fused, &mut ws.rows),
+    );
     let mut total = grads
         .into_iter()
         .reduce(|mut a, b| {
@@ -162,26 +172,25 @@ pub fn train_step(
     drop(pass);
     drop(dense);
     let source = match &output_weights {
-        Some(w) => AccGrads::Masked {
-            masks: &ws.masks,
+        Some(w) => AccGrads::Masked(MaskedGrads {
+            words: &ws.masks,
             dys: &ws.dys,
             w,
-            layout: mask_layout(width / 2, n),
-        },
+            layout,
+        }),
         None => AccGrads::Dense(&ws.acc),
     };
-    super::sparse::update_transformer_rows(model, slots, opt, batch, &mut ws.rows, source, step);
+    super::sparse::update_transformer_rows(model, slots, opt, &mut ws.rows, source, step);
     update_dense(model, slots, opt, &mut total, step);
     total.figures
 }
 
-/// Where the mask bytes of a batch of `samples` go (see [`single::MaskLayout`]).
+/// Where the mask words of a batch of `samples` go (see [`single::MaskLayout`]).
 fn mask_layout(half: usize, samples: usize) -> single::MaskLayout {
     single::MaskLayout {
         half,
         samples,
-        chunk: CHUNK,
-        block: BLOCK,
+        chunk_log2: CHUNK.trailing_zeros(),
     }
 }
 
@@ -311,7 +320,7 @@ impl Pass<'_> {
     /// Forward and backward of the samples `first..` of a net without hidden
     /// layers: their ClippedReLU masks into `masks`, their output gradients into
     /// `dys` ([`single`]). Compiled for AVX2 too (see [`Simd`]).
-    fn single_chunk(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
+    fn single_chunk(&self, first: usize, masks: &mut [u64], dys: &mut [f32]) -> ChunkGrad {
         match Simd::detect() {
             // SAFETY: the CPU supports the instructions (checked at run time).
             #[cfg(target_arch = "x86_64")]
@@ -325,13 +334,13 @@ impl Pass<'_> {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn single_chunk_avx2(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
+    fn single_chunk_avx2(&self, first: usize, masks: &mut [u64], dys: &mut [f32]) -> ChunkGrad {
         self.single_chunk_generic(first, masks, dys)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
-    fn single_chunk_avx512(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
+    fn single_chunk_avx512(&self, first: usize, masks: &mut [u64], dys: &mut [f32]) -> ChunkGrad {
         self.single_chunk_generic(first, masks, dys)
     }
 
@@ -339,7 +348,7 @@ impl Pass<'_> {
     /// backward pass one fused pass ([`single::backward`]): the same
     /// operations in the same order as [`Self::chunk_generic`].
     #[inline(always)]
-    fn single_chunk_generic(&self, first: usize, masks: &mut [u8], dys: &mut [f32]) -> ChunkGrad {
+    fn single_chunk_generic(&self, first: usize, masks: &mut [u64], dys: &mut [f32]) -> ChunkGrad {
         let (model, batch, n) = (self.model, self.batch, self.n);
         let half = model.shape.half();
         let layer = &self.dense[0];
