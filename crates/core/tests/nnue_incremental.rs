@@ -2,13 +2,13 @@
 //! random games rich in captures, castling, en passant, promotions and king moves;
 //! every SIMD kernel equals the scalar one.
 
+use nnue_test_support::position;
 use std::sync::Arc;
 
 use nnue_core::features::{BoardChange, FeatureDelta, FeatureSet, MoveContext};
 use nnue_core::nnue::random::splitmix64_finalize;
 use nnue_core::nnue::{random_network, AccumulatorStack, Activation, Architecture, Kernel};
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 /// Small deterministic generator (SplitMix64) so the test needs no RNG crate.
 struct Rng(u64);
@@ -31,13 +31,6 @@ const STARTS: [&str; 5] = [
     "4k3/1P4P1/8/3pP3/8/8/1p4p1/4K3 w - d6 0 1",
     "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
 ];
-
-fn position(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
-}
 
 #[derive(Default, Debug)]
 struct Seen {

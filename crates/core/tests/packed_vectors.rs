@@ -2,7 +2,8 @@
 //! (tests/data/packed_sfen.tsv) and the worked records of formats.md 1.6.
 
 use nnue_core::packed::{GameResult, MoveKind, PackedSfen, PackedSfenValue, SfMove};
-use shakmaty::{fen::Fen, CastlingMode, Chess, Move, Position, Role, Square};
+use nnue_test_support::position;
+use shakmaty::{Chess, Move, Position, Role, Square};
 
 use nnue_test_support::test_data_text;
 
@@ -32,17 +33,10 @@ fn vectors() -> Vec<(String, [u8; 32])> {
     rows
 }
 
-fn chess(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .expect("fen parses")
-        .into_position(CastlingMode::Standard)
-        .expect("legal position")
-}
-
 #[test]
 fn every_vector_encodes_to_stockfish_bytes() {
     for (fen, bytes) in vectors() {
-        let packed = PackedSfen::from_position(&chess(&fen));
+        let packed = PackedSfen::from_position(&position(&fen));
         assert_eq!(hex(&packed.0), hex(&bytes), "encoding {fen}");
     }
 }
@@ -66,7 +60,7 @@ use nnue_test_support::WORKED;
 #[test]
 fn worked_records_match_byte_for_byte() {
     for (fen, uci, score, ply, result, rec_hex) in WORKED {
-        let pos = chess(fen);
+        let pos = position(fen);
         let mv = SfMove::from_uci(uci, &pos).expect("legal move");
         let m: Move = mv.to_move(&pos).expect("round trip");
         let rec = PackedSfenValue::new(
@@ -104,7 +98,7 @@ fn move_encodings_from_formats_2_2() {
     assert_eq!(promo.to_uci(), "g2g1n");
     assert_eq!(promo.promotion(), Some(Role::Knight));
 
-    let pos = chess("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    let pos = position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     let m = SfMove(0xC107).to_move(&pos).expect("legal castle");
     assert_eq!(
         m,
@@ -114,7 +108,7 @@ fn move_encodings_from_formats_2_2() {
         }
     );
     assert_eq!(SfMove::from_uci("e1g1", &pos).expect("uci"), SfMove(0xC107));
-    let pos = chess("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 40");
+    let pos = position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 40");
     assert_eq!(
         SfMove(0x892B).to_move(&pos).expect("ep"),
         Move::EnPassant {

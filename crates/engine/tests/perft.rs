@@ -1,14 +1,7 @@
 //! Perft against the published counts of the chessprogramming wiki "Perft Results" page.
 
 use nnue_engine::perft::{divide, perft};
-use shakmaty::{fen::Fen, CastlingMode, Chess};
-
-fn pos(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .expect("valid FEN")
-        .into_position(CastlingMode::Standard)
-        .expect("legal position")
-}
+use nnue_test_support::position;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -19,7 +12,7 @@ const POS6: &str = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK
 
 #[test]
 fn startpos_depth_1_to_5() {
-    let p = pos(START);
+    let p = position(START);
     let expected = [20, 400, 8_902, 197_281, 4_865_609];
     for (d, &n) in expected.iter().enumerate() {
         assert_eq!(perft(&p, d as u32 + 1), n, "depth {}", d + 1);
@@ -28,7 +21,7 @@ fn startpos_depth_1_to_5() {
 
 #[test]
 fn kiwipete_depth_1_to_5() {
-    let p = pos(KIWIPETE);
+    let p = position(KIWIPETE);
     let expected = [48, 2_039, 97_862, 4_085_603, 193_690_690];
     for (d, &n) in expected.iter().enumerate() {
         assert_eq!(perft(&p, d as u32 + 1), n, "depth {}", d + 1);
@@ -37,7 +30,7 @@ fn kiwipete_depth_1_to_5() {
 
 #[test]
 fn position3_depth_1_to_5() {
-    let p = pos(POS3);
+    let p = position(POS3);
     let expected = [14, 191, 2_812, 43_238, 674_624];
     for (d, &n) in expected.iter().enumerate() {
         assert_eq!(perft(&p, d as u32 + 1), n, "depth {}", d + 1);
@@ -46,7 +39,7 @@ fn position3_depth_1_to_5() {
 
 #[test]
 fn position4_depth_1_to_5() {
-    let p = pos(POS4);
+    let p = position(POS4);
     let expected = [6, 264, 9_467, 422_333, 15_833_292];
     for (d, &n) in expected.iter().enumerate() {
         assert_eq!(perft(&p, d as u32 + 1), n, "depth {}", d + 1);
@@ -55,7 +48,7 @@ fn position4_depth_1_to_5() {
 
 #[test]
 fn position5_depth_1_to_5() {
-    let p = pos(POS5);
+    let p = position(POS5);
     let expected = [44, 1_486, 62_379, 2_103_487, 89_941_194];
     for (d, &n) in expected.iter().enumerate() {
         assert_eq!(perft(&p, d as u32 + 1), n, "depth {}", d + 1);
@@ -64,7 +57,7 @@ fn position5_depth_1_to_5() {
 
 #[test]
 fn position6_depth_1_to_5() {
-    let p = pos(POS6);
+    let p = position(POS6);
     let expected = [46, 2_079, 89_890, 3_894_594, 164_075_551];
     for (d, &n) in expected.iter().enumerate() {
         assert_eq!(perft(&p, d as u32 + 1), n, "depth {}", d + 1);
@@ -74,7 +67,7 @@ fn position6_depth_1_to_5() {
 /// Divide lines sum to the total and cover every root move exactly once.
 #[test]
 fn divide_sums_to_perft() {
-    let p = pos(KIWIPETE);
+    let p = position(KIWIPETE);
     let lines = divide(&p, 3);
     assert_eq!(lines.len(), 48);
     assert_eq!(lines.iter().map(|e| e.nodes).sum::<u64>(), 97_862);
@@ -89,7 +82,7 @@ fn divide_sums_to_perft() {
 #[test]
 #[ignore = "slow: depth 6/7 counts (~30 s)"]
 fn deep_counts() {
-    assert_eq!(perft(&pos(START), 6), 119_060_324);
-    assert_eq!(perft(&pos(POS3), 7), 178_633_661);
-    assert_eq!(perft(&pos(POS4), 6), 706_045_033);
+    assert_eq!(perft(&position(START), 6), 119_060_324);
+    assert_eq!(perft(&position(POS3), 7), 178_633_661);
+    assert_eq!(perft(&position(POS4), 6), 706_045_033);
 }

@@ -1,6 +1,7 @@
 //! The search library's contract for its callers (UCI and the generator): MultiPV,
 //! searchmoves, node limits, determinism, threads, stop and ponder.
 
+use nnue_test_support::position;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -11,14 +12,7 @@ use nnue_engine::search::score::EVAL_MAX;
 use nnue_engine::search::{
     Info, Limits, Score, SearchContext, SearchControl, Searcher, SEARCH_STACK_BYTES,
 };
-use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, Move};
-
-fn pos(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
-}
+use shakmaty::{uci::UciMove, Chess, Move};
 
 fn mv(p: &Chess, text: &str) -> Move {
     text.parse::<UciMove>().unwrap().to_move(p).unwrap()
@@ -42,7 +36,7 @@ const MIDDLEGAME: &str = "r1bqk2r/1pppbppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQ1RK1
 
 #[test]
 fn multipv_gives_distinct_sorted_lines() {
-    let p = pos(MIDDLEGAME);
+    let p = position(MIDDLEGAME);
     let mut s = Searcher::new(16, 1);
     s.set_multipv(4);
     let mut infos: Vec<Info> = Vec::new();
@@ -89,7 +83,7 @@ fn searchmoves_restricts_the_root() {
 
 #[test]
 fn node_limit_is_respected_and_deterministic() {
-    let p = pos(MIDDLEGAME);
+    let p = position(MIDDLEGAME);
     let limits = Limits {
         nodes: Some(20_000),
         ..Limits::default()
@@ -105,7 +99,7 @@ fn node_limit_is_respected_and_deterministic() {
 
 #[test]
 fn fixed_depth_is_deterministic_after_clear() {
-    let p = pos(MIDDLEGAME);
+    let p = position(MIDDLEGAME);
     let mut s = Searcher::new(16, 1);
     let a = s.search(&p, &depth(8));
     s.clear();
@@ -118,7 +112,7 @@ fn fixed_depth_is_deterministic_after_clear() {
 
 #[test]
 fn two_threads_find_the_same_mate() {
-    let p = pos("r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1");
+    let p = position("r5k1/5ppp/8/8/8/8/1Q3PPP/1R4K1 w - - 0 1");
     let mut s = Searcher::new(16, 2);
     let r = s.search(&p, &depth(7));
     assert_eq!(r.score, Score::Mate(2));
@@ -164,7 +158,7 @@ fn infinite_waits_even_when_the_depth_is_exhausted() {
         ..Limits::default()
     };
     let t = Instant::now();
-    let p = pos("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let p = position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
     let r = Searcher::new(16, 1).search_with(&p, &limits, stoppable(&control));
     stopper.join().unwrap();
     assert!(t.elapsed() >= Duration::from_millis(250));
@@ -218,7 +212,7 @@ fn clock_limits_are_kept() {
         };
         // The searcher exists before `go` arrives, as in the engine.
         let mut searcher = Searcher::new(16, 1);
-        let p = pos(MIDDLEGAME);
+        let p = position(MIDDLEGAME);
         let t = Instant::now();
         let r = searcher.search(&p, &limits);
         let spent = t.elapsed();
@@ -232,7 +226,7 @@ fn clock_limits_are_kept() {
 
 #[test]
 fn tiny_node_limits_still_give_a_legal_move() {
-    let p = pos(MIDDLEGAME);
+    let p = position(MIDDLEGAME);
     for n in [1u64, 10, 100] {
         let limits = Limits {
             nodes: Some(n),
@@ -247,7 +241,7 @@ fn tiny_node_limits_still_give_a_legal_move() {
 #[test]
 fn a_single_legal_move_is_played_at_once() {
     // White's king has one square (a2); with a long clock the search returns at once.
-    let p = pos("1r6/8/8/8/8/2k5/8/K7 w - - 0 1");
+    let p = position("1r6/8/8/8/8/2k5/8/K7 w - - 0 1");
     assert_eq!(shakmaty::Position::legal_moves(&p).len(), 1);
     let limits = Limits {
         wtime: Some(Duration::from_secs(60)),
@@ -269,7 +263,7 @@ fn a_single_legal_move_is_played_at_once() {
 fn hashfull_rises_and_clear_empties_it() {
     let mut s = Searcher::new(1, 1);
     assert_eq!(s.hashfull(), 0);
-    s.search(&pos(MIDDLEGAME), &depth(9));
+    s.search(&position(MIDDLEGAME), &depth(9));
     assert!(s.hashfull() > 0);
     s.clear();
     assert_eq!(s.hashfull(), 0);
@@ -277,7 +271,7 @@ fn hashfull_rises_and_clear_empties_it() {
 
 #[test]
 fn multipv_lines_come_from_the_iteration_of_the_best_move() {
-    let p = pos(MIDDLEGAME);
+    let p = position(MIDDLEGAME);
     for nodes in [2_000u64, 7_000, 15_000, 40_000] {
         let limits = Limits {
             nodes: Some(nodes),
@@ -345,7 +339,7 @@ fn huge_net_outputs_are_clamped_below_mates() {
     for sign in [1, -1] {
         let mut s = Searcher::new(16, 1);
         s.set_eval(EvalKind::Nnue(Arc::new(huge_net(sign))));
-        let p = pos(MIDDLEGAME);
+        let p = position(MIDDLEGAME);
         assert_eq!(s.evaluate(&p), sign * EVAL_MAX);
         for d in [1, 4, 7] {
             let r = s.search(&p, &depth(d));
@@ -354,7 +348,7 @@ fn huge_net_outputs_are_clamped_below_mates() {
             assert!(r.lines.iter().all(|l| l.value.abs() <= EVAL_MAX));
         }
         // Real mates still score as mates with such a net.
-        let mate = pos("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+        let mate = position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
         assert_eq!(s.search(&mate, &depth(4)).score, Score::Mate(1));
     }
 }
@@ -374,7 +368,7 @@ fn n_searchers_on_n_threads_match_their_one_thread_results() {
     };
     let alone: Vec<_> = fens
         .iter()
-        .map(|f| Searcher::new(8, 1).search(&pos(f), &limits))
+        .map(|f| Searcher::new(8, 1).search(&position(f), &limits))
         .collect();
     let together: Vec<_> = std::thread::scope(|scope| {
         let handles: Vec<_> = fens
@@ -383,7 +377,9 @@ fn n_searchers_on_n_threads_match_their_one_thread_results() {
                 let limits = &limits;
                 std::thread::Builder::new()
                     .stack_size(SEARCH_STACK_BYTES)
-                    .spawn_scoped(scope, move || Searcher::new(8, 1).search(&pos(f), limits))
+                    .spawn_scoped(scope, move || {
+                        Searcher::new(8, 1).search(&position(f), limits)
+                    })
                     .unwrap()
             })
             .collect();
@@ -403,7 +399,7 @@ fn quiescence_is_the_static_eval_only_in_quiet_positions() {
     let quiet = Chess::default();
     assert_eq!(s.quiescence(&quiet, &[]), s.evaluate(&quiet));
     // White to move can take an undefended queen.
-    let hanging = pos("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+    let hanging = position("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
     let stand_pat = s.evaluate(&hanging);
     assert!(stand_pat < 0, "{stand_pat}");
     assert!(s.quiescence(&hanging, &[]) > stand_pat + 1000);
@@ -413,7 +409,7 @@ fn quiescence_is_the_static_eval_only_in_quiet_positions() {
 fn history_clears_apart_from_a_shared_table() {
     let mut a = Searcher::new(1, 1);
     let mut b = Searcher::with_table(a.table(), 1);
-    a.search(&pos(MIDDLEGAME), &depth(6));
+    a.search(&position(MIDDLEGAME), &depth(6));
     let used = b.hashfull();
     assert!(used > 0);
     b.clear_history();
@@ -427,7 +423,7 @@ fn history_clears_apart_from_a_shared_table() {
 fn the_evaluation_cache_changes_nothing_but_speed() {
     let limits = depth(8);
     for fen in [MIDDLEGAME, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"] {
-        let p = pos(fen);
+        let p = position(fen);
         let mut plain = Searcher::new(4, 1);
         let mut cached = Searcher::new(4, 1);
         cached.set_eval_cache(1);
@@ -446,7 +442,7 @@ fn the_evaluation_cache_changes_nothing_but_speed() {
 /// result whole; the hard `nodes` cap still stops an iteration midway.
 #[test]
 fn soft_node_limit_ends_after_the_iteration_that_crosses_it() {
-    let p = pos(MIDDLEGAME);
+    let p = position(MIDDLEGAME);
     let mut per_depth: Vec<(u32, u64)> = Vec::new();
     let mut on_info = |i: &Info| per_depth.push((i.depth, i.nodes));
     let context = SearchContext {

@@ -2,14 +2,8 @@
 //! rules (stalemate, repetition, fifty moves, insufficient material).
 
 use nnue_engine::search::{key, Limits, Score, SearchContext, SearchResult, Searcher};
-use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, Position};
-
-fn pos(fen: &str) -> Chess {
-    fen.parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap()
-}
+use nnue_test_support::position;
+use shakmaty::{uci::UciMove, CastlingMode, Chess, Position};
 
 fn uci(m: &shakmaty::Move) -> String {
     UciMove::from_move(*m, CastlingMode::Standard).to_string()
@@ -33,7 +27,7 @@ fn depth(d: u32) -> Limits {
 
 fn best(fen: &str, d: u32) -> SearchResult {
     let mut s = Searcher::new(16, 1);
-    search_with(&mut s, &pos(fen), &[], depth(d))
+    search_with(&mut s, &position(fen), &[], depth(d))
 }
 
 #[test]
@@ -88,7 +82,7 @@ fn stalemate_is_a_draw() {
     let mut s = Searcher::new(16, 1);
     let r = search_with(
         &mut s,
-        &pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+        &position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
         &[],
         depth(3),
     );
@@ -120,7 +114,7 @@ fn fifty_move_rule_draws() {
 fn threefold_repetition_saves_the_losing_side() {
     // Knights shuttle: b1c3 g8f6 c3b1 f6g8 b1c3 g8f6 c3b1. Black, a queen down, can
     // now play f6g8 to reach the start position a third time: a draw.
-    let start = pos("4k1n1/8/8/8/8/8/8/1N1QK3 w - - 0 1");
+    let start = position("4k1n1/8/8/8/8/8/8/1N1QK3 w - - 0 1");
     let mut history = vec![start.clone()];
     let mut p = start;
     for text in ["b1c3", "g8f6", "c3b1", "f6g8", "b1c3", "g8f6", "c3b1"] {

@@ -3,9 +3,10 @@
 
 mod support;
 
+use nnue_test_support::position;
 use std::time::{Duration, Instant};
 
-use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess};
+use shakmaty::uci::UciMove;
 use support::Engine;
 
 const LONG: Duration = Duration::from_secs(60);
@@ -18,11 +19,7 @@ fn bestmove_of(lines: &[String]) -> String {
 }
 
 fn assert_legal(fen: &str, mv: &str) {
-    let pos: Chess = fen
-        .parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap();
+    let pos = position(fen);
     let m: UciMove = mv.parse().unwrap();
     assert!(m.to_move(&pos).is_ok(), "{mv} is not legal in {fen}");
 }

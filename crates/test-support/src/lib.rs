@@ -1,14 +1,17 @@
 //! What the tests of several crates share: where the reference vectors of
 //! `tests/data/` are ([`test_data()`]), six worked `PackedSfenValue` records
-//! ([`WORKED`]) and a temporary directory removed when dropped ([`TempDir`]).
+//! ([`WORKED`]), a temporary directory removed when dropped ([`TempDir`]) and
+//! positions from FEN text ([`position()`]).
 //!
 //! A development dependency only (`publish = false`): one copy serves the
 //! tests of `nnue-core`, `nnue-engine` and `nnue-gensfen`.
 
+mod position;
 mod temp_dir;
 mod test_data;
 mod worked_records;
 
+pub use position::position;
 pub use temp_dir::TempDir;
 pub use test_data::{test_data, test_data_bytes, test_data_text};
 pub use worked_records::WORKED;

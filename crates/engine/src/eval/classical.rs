@@ -328,14 +328,7 @@ const SHIELD_MASK: [[u64; 64]; 2] = front_span(2);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{fen::Fen, CastlingMode};
-
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use nnue_test_support::position;
 
     #[test]
     fn start_position_is_balanced_but_for_tempo() {
@@ -345,16 +338,16 @@ mod tests {
     #[test]
     fn material_counts() {
         // White is a queen up: a large positive score for White to move, negative for Black.
-        let w = evaluate(&pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"));
-        let b = evaluate(&pos("4k3/8/8/8/8/8/8/3QK3 b - - 0 1"));
+        let w = evaluate(&position("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"));
+        let b = evaluate(&position("4k3/8/8/8/8/8/8/3QK3 b - - 0 1"));
         assert!(w > 2000, "{w}");
         assert!(b < -2000, "{b}");
     }
 
     #[test]
     fn passed_pawn_on_the_seventh_is_worth_more() {
-        let far = evaluate(&pos("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"));
-        let near = evaluate(&pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"));
+        let far = evaluate(&position("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"));
+        let near = evaluate(&position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"));
         assert!(near > far + 80, "{near} vs {far}");
     }
 }

@@ -46,14 +46,7 @@ pub(crate) fn gives_check(pos: &Chess, m: &Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::CastlingMode;
-
-    fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().expect("valid FEN");
-        fen.into_position(CastlingMode::Standard)
-            .expect("legal position")
-    }
+    use nnue_test_support::position;
 
     /// Every legal move of `pos` and of the positions `plies` moves below it:
     /// the board test agrees with playing the move.

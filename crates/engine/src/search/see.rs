@@ -86,14 +86,11 @@ fn least_valuable(board: &Board, among: Bitboard) -> Option<(Role, shakmaty::Squ
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, Position};
+    use nnue_test_support::position;
+    use shakmaty::{uci::UciMove, Position};
 
     fn check(fen: &str, mv: &str, threshold: i32) -> bool {
-        let p: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
+        let p = position(fen);
         let m = mv.parse::<UciMove>().unwrap().to_move(&p).unwrap();
         see_ge(p.board(), p.turn(), &m, threshold)
     }

@@ -347,40 +347,34 @@ fn insufficient_material(pos: &Chess) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::CastlingMode;
-
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use nnue_test_support::position;
 
     #[test]
     fn insufficient_material_is_the_tools_list() {
-        assert!(insufficient_material(&pos("4k3/8/8/8/8/8/8/4K3 w - - 0 1")));
-        assert!(insufficient_material(&pos(
+        assert!(insufficient_material(&position(
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+        )));
+        assert!(insufficient_material(&position(
             "4k3/8/8/8/8/8/8/4KN2 w - - 0 1"
         )));
-        assert!(insufficient_material(&pos(
+        assert!(insufficient_material(&position(
             "4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1"
         )));
         // Bishops on different colours, a pawn, two knights: play on.
-        assert!(!insufficient_material(&pos(
+        assert!(!insufficient_material(&position(
             "4k1b1/8/8/8/8/8/8/2B1K3 w - - 0 1"
         )));
-        assert!(!insufficient_material(&pos(
+        assert!(!insufficient_material(&position(
             "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
         )));
-        assert!(!insufficient_material(&pos(
+        assert!(!insufficient_material(&position(
             "4k3/8/8/8/8/8/8/3NKN2 w - - 0 1"
         )));
     }
 
     #[test]
     fn threefold_needs_two_earlier_occurrences() {
-        let start = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        let start = position("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
         let mut p = start.clone();
         let mut keys = Vec::new();
         let shuffle = ["a1a2", "e8d8", "a2a1", "d8e8"];
