@@ -30,6 +30,14 @@ use super::masked::MaskedGrads;
 /// the task takes its entries from them.
 const SAMPLE_BLOCK: usize = 128;
 
+/// Rows with fewer entries than this many per sample block are summed over the
+/// whole batch one after the other, not in the block walk: a HalfKP row of one
+/// king square gets one entry every few blocks, so the walk would load and
+/// store its sums for each entry, while the entries' gradients (the samples
+/// with that king square) are shared with the task's other rows and stay in
+/// cache. Shared rows (the factoriser's) keep the walk.
+const FEW_PER_BLOCK: usize = 2;
+
 /// Rows of one gradient task: their column block (`ROWS_PER_TASK * BLOCK * 4`
 /// bytes, 256 KiB) stays in the core's L2 while every sample block adds to it.
 const ROWS_PER_TASK: usize = 1024;
@@ -166,12 +174,21 @@ impl Grouped<'_> {
         self.task_gradient_generic(cols, rows, g);
     }
 
-    /// Walks the batch in blocks of [`SAMPLE_BLOCK`] samples; in each, every row
+    /// Rows with few entries ([`FEW_PER_BLOCK`]) are summed one after the
+    /// other over the whole batch ([`Self::whole_row`]); the others walk the
+    /// batch in blocks of [`SAMPLE_BLOCK`] samples, in each of which every row
     /// adds that block's entries, so the gradients read stay in cache across
     /// rows.
     #[inline(always)]
     fn task_gradient_generic(&self, cols: Range<usize>, rows: &[u32], g: &mut [f32]) {
         let width = cols.len();
+        let few = (FEW_PER_BLOCK * self.blocks) as u32;
+        let count = |r: u32| self.starts[r as usize + 1] - self.starts[r as usize];
+        for (k, &r) in rows.iter().enumerate() {
+            if count(r) < few {
+                self.whole_row(&cols, r, &mut g[k * width..(k + 1) * width]);
+            }
+        }
         let mut cursor: Vec<usize> = rows
             .iter()
             .map(|&r| self.starts[r as usize] as usize)
@@ -179,6 +196,9 @@ impl Grouped<'_> {
         for b in 0..self.blocks {
             let limit = (2 * SAMPLE_BLOCK * (b + 1)) as u32;
             for (k, &r) in rows.iter().enumerate() {
+                if count(r) < few {
+                    continue;
+                }
                 let end = self.starts[r as usize + 1] as usize;
                 let from = cursor[k];
                 let mut to = from;
@@ -203,6 +223,45 @@ impl Grouped<'_> {
         }
     }
 
+    /// Row `r`'s sum (columns `cols`, into `g`) over the whole batch: the same
+    /// additions in the same order as the block walk of
+    /// [`Self::task_gradient_generic`] (its entries split where a sample block
+    /// ends, each part summed as [`Self::sum_block`] does), but each column
+    /// block's sums stay in registers across the batch instead of being loaded
+    /// and stored once per sample block. For a row with a few entries, most of
+    /// them from samples with the same king square, whose gradients the task's
+    /// other rows read too.
+    #[inline(always)]
+    fn whole_row(&self, cols: &Range<usize>, r: u32, g: &mut [f32]) {
+        let entries =
+            &self.entries[self.starts[r as usize] as usize..self.starts[r as usize + 1] as usize];
+        let mut parts = Vec::new();
+        let mut from = 0;
+        while from < entries.len() {
+            let block = entries[from] as usize / (2 * SAMPLE_BLOCK);
+            let limit = (2 * SAMPLE_BLOCK * (block + 1)) as u32;
+            let to = from + entries[from..].partition_point(|&e| e < limit);
+            parts.push(from..to);
+            from = to;
+        }
+        let width = cols.len();
+        for c in (0..width).step_by(BLOCK) {
+            let sum = &mut g[c..width];
+            let col = cols.start + c;
+            if sum.len() >= BLOCK {
+                let mut sums: [f32; BLOCK] = *block_of(sum, 0);
+                for part in &parts {
+                    self.add_entries(&mut sums, &entries[part.clone()], col);
+                }
+                sum[..BLOCK].copy_from_slice(&sums);
+            } else {
+                for part in &parts {
+                    self.sum_slices(sum, &entries[part.clone()], &(col..cols.end));
+                }
+            }
+        }
+    }
+
     /// `g += ` columns `cols` of the gradients of `entries` (one row's entries
     /// in one sample block): four entries at a time, `g += (a + b) + (c + d)`,
     /// then one at a time. The grouping is fixed by the data, so the result does
@@ -210,10 +269,16 @@ impl Grouped<'_> {
     /// across all the entries.
     #[inline(always)]
     fn sum_block(&self, g: &mut [f32], entries: &[u32], col: usize) {
+        let mut sums: [f32; BLOCK] = *block_of(g, 0);
+        self.add_entries(&mut sums, entries, col);
+        g.copy_from_slice(&sums);
+    }
+
+    /// [`Self::sum_block`] on sums held by the caller.
+    #[inline(always)]
+    fn add_entries(&self, sums: &mut [f32; BLOCK], entries: &[u32], col: usize) {
         let (acc, half) = (self.acc, self.half);
         let block = |e: u32| block_of(acc, e as usize * half + col);
-        let mut sums = [0.0f32; BLOCK];
-        sums.copy_from_slice(g);
         let groups = entries.chunks_exact(4);
         let singles = groups.remainder();
         for e in groups {
@@ -229,7 +294,6 @@ impl Grouped<'_> {
                 sums[k] += a[k];
             }
         }
-        g.copy_from_slice(&sums);
     }
 
     /// [`Self::sum_block`] for a column block narrower than [`BLOCK`].
