@@ -10,7 +10,8 @@ Generation 0 then labels balanced self-play positions with the classical evaluat
 net k-1 (`--eval-file`). After each generation, one net per feature set is trained on
 all the data so far (`nnue-learn train --quantization-aware`), starting from its pretrained net, and with
 `--fine-tune` also from net k-1 (`-ft` steps, to compare the two; 40 epochs at a lower
-rate). A run that carries on from a committed net (`--init-net`) labels its generation 0
+rate, skipping positions whose best move is a capture or promotion or that are in check:
+`--smart-fen-skipping`). A run that carries on from a committed net (`--init-net`) labels its generation 0
 with that net, fine-tunes from it, and can add earlier runs' data (`--data`). Each net's
 evaluations are checked against the training scores (`nnue-learn check`: Pearson
 correlation and mean absolute difference, on the held-out tail of the data; with --small, over the
@@ -323,11 +324,23 @@ def starting_points(args, k, feature_set, fine_tuned):
     return [previous] if args.fine_tune == "only" else [None, previous]
 
 
+# Fine-tuning skips positions whose best move is a capture or promotion, or that are
+# in check: their search scores already count the recapture, so they teach a net that
+# the material on the board matters little (generation 9: the same run without the
+# filter lost about 35 Elo to the net it started from, with it won about 100; see
+# docs/RESULTS.md).
+FINE_TUNE_FILTER = "--smart-fen-skipping"
+
+
 def fine_tune_settings(args):
-    """A fine-tuning run's length and rate: shorter and gentler than from scratch, as
-    the net starts trained (the default net: 40 epochs at 3e-4 x0.97 from gen4-all512 on
-    all the data beat 120 epochs from random weights, docs/RESULTS.md)."""
-    return dict(epochs=args.fine_tune_epochs, lr=args.fine_tune_lr, lr_decay=args.fine_tune_lr_decay)
+    """A fine-tuning run's length, rate and filter: shorter and gentler than from
+    scratch, as the net starts trained (the C3 net: 40 epochs at 3e-4 x0.97 from
+    gen4-all512 on all the data beat 120 epochs from random weights), and without the
+    noisy positions (FINE_TUNE_FILTER; docs/RESULTS.md)."""
+    extra = shlex.split(args.train_args)
+    if FINE_TUNE_FILTER not in extra:
+        extra.append(FINE_TUNE_FILTER)
+    return dict(epochs=args.fine_tune_epochs, lr=args.fine_tune_lr, lr_decay=args.fine_tune_lr_decay, extra=extra)
 
 
 def parse_args():
