@@ -235,7 +235,11 @@ fn evalbench_with_the_default_net_is_pinned() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(eval_bench_figure(&text, "Evaluations "), 13_560, "{text}");
-    assert_eq!(eval_bench_figure(&text, "Sum of values"), 1_086_811, "{text}");
+    assert_eq!(
+        eval_bench_figure(&text, "Sum of values"),
+        1_086_811,
+        "{text}"
+    );
     assert!(eval_bench_figure(&text, "Evaluations/second") > 0, "{text}");
 }
 
