@@ -81,6 +81,27 @@ fn sum_word(words: &[u64], entries: &[u32], term: impl Fn(u32) -> Term, out: &mu
     }
 }
 
+/// Adds each entry's term to the chain of its position in the list, `even` or
+/// `odd`, in list order (the module documentation): the one order every build
+/// keeps. Inlined, so each SIMD build's `add` stays in its registers.
+#[inline(always)]
+fn two_chains<S>(
+    entries: &[u32],
+    term: impl Fn(u32) -> Term,
+    even: &mut S,
+    odd: &mut S,
+    mut add: impl FnMut(&mut S, Term),
+) {
+    let mut pairs = entries.chunks_exact(2);
+    for pair in &mut pairs {
+        add(even, term(pair[0]));
+        add(odd, term(pair[1]));
+    }
+    if let [last] = pairs.remainder() {
+        add(even, term(*last));
+    }
+}
+
 /// The reference: column by column, blocked terms skipped.
 fn sum_plain(words: &[u64], entries: &[u32], term: impl Fn(u32) -> Term, out: &mut [f32]) {
     let mut even = [0.0f32; WORD_BITS];
@@ -133,14 +154,7 @@ mod avx512 {
                 }
             }
         };
-        let mut pairs = entries.chunks_exact(2);
-        for pair in &mut pairs {
-            add(&mut even, term(pair[0]));
-            add(&mut odd, term(pair[1]));
-        }
-        if let [last] = pairs.remainder() {
-            add(&mut even, term(*last));
-        }
+        super::two_chains(entries, &term, &mut even, &mut odd, add);
         for (j, out) in out.into_iter().enumerate() {
             for (q, chunk) in out.chunks_exact_mut(16).enumerate() {
                 let sum = _mm512_add_ps(even[j][q], odd[j][q]);
@@ -193,14 +207,7 @@ mod avx2 {
                     *s = _mm256_add_ps(*s, _mm256_blendv_ps(_mm256_setzero_ps(), dy, select));
                 }
             };
-            let mut pairs = entries.chunks_exact(2);
-            for pair in &mut pairs {
-                add(&mut even, term(pair[0]));
-                add(&mut odd, term(pair[1]));
-            }
-            if let [last] = pairs.remainder() {
-                add(&mut even, term(*last));
-            }
+            super::two_chains(entries, &term, &mut even, &mut odd, add);
             for (q, chunk) in out.chunks_exact_mut(8).enumerate() {
                 // SAFETY: `chunk` is 8 floats.
                 unsafe { _mm256_storeu_ps(chunk.as_mut_ptr(), _mm256_add_ps(even[q], odd[q])) };
