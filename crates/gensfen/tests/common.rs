@@ -179,6 +179,36 @@ pub(crate) fn generate_in_process(
     nnue_gensfen::generate::generate(&generate_args(&all).unwrap(), &stop).unwrap()
 }
 
+/// Runs `generate -o <file> <extra>` in this process twice, into two files of a
+/// fresh temporary directory, and asserts both hold the same bytes: a seeded
+/// run is reproducible. The first run's summary and records.
+pub(crate) fn generate_twice(
+    tag: &str,
+    extra: &[&str],
+) -> (
+    nnue_gensfen::generate::summary::Summary,
+    Vec<PackedSfenValue>,
+) {
+    let dir = temp_dir(tag);
+    let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
+    let summary = generate_in_process(&a, extra);
+    generate_in_process(&b, extra);
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    (summary, bin_records(&a))
+}
+
+/// `generate` options under which the records are exactly the games'
+/// positions: written from ply 0, no random moves, no position skipped as seen
+/// before.
+pub(crate) const EVERY_POSITION: &[&str] = &[
+    "--write-minply",
+    "0",
+    "--random-move-count",
+    "0",
+    "--dedup-mib",
+    "0",
+];
+
 /// Every record of the `.bin` file at `path` (whose length must be whole records).
 pub(crate) fn bin_records(path: &Path) -> Vec<PackedSfenValue> {
     let bytes = std::fs::read(path).unwrap();

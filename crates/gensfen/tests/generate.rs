@@ -3,12 +3,13 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use common::{
-    bin_records as records, generate_config, generate_in_process as run_in_process, temp_dir,
+    bin_records as records, generate_config, generate_in_process as run_in_process, generate_twice,
+    temp_dir, EVERY_POSITION,
 };
 use nnue_core::data::{decode_full, RecordPolicy};
 use nnue_core::packed::{GameResult, PackedSfenValue};
@@ -44,12 +45,7 @@ const SMALL: &[&str] = &[
 
 #[test]
 fn a_small_run_is_reproducible_valid_and_exact() {
-    let dir = temp_dir("repro");
-    let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
-    let summary = run_in_process(&a, SMALL);
-    run_in_process(&b, SMALL);
-    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
-    let recs = records(&a);
+    let (summary, recs) = generate_twice("repro", SMALL);
     assert_eq!(recs.len(), 3000);
     assert_eq!(summary.positions, 3000);
     assert!(summary.games > 5, "{summary}");
@@ -449,36 +445,37 @@ fn bad_input_is_one_line_and_writes_nothing() {
     assert!(String::from_utf8_lossy(&r.stderr).contains("no/such/dir/x.bin"));
 }
 
-#[test]
-fn interrupting_leaves_whole_records() {
-    let dir = temp_dir("interrupt");
-    let out = dir.join("i.bin");
+/// Starts `nnue-gen-sfen <args> -o <out>`, waits (a minute at most) until
+/// `out` holds `records` records' bytes, then sends the child `signal` (`INT`,
+/// `TERM`) and returns its output.
+fn signalled_after(args: &[&str], out: &Path, records: u64, signal: &str) -> Output {
     let child = Command::new(BIN)
-        .args([
-            "--depth",
-            "3",
-            "--threads",
-            "2",
-            "--seed",
-            "2",
-            "-o",
-            out.to_str().unwrap(),
-        ])
+        .args(args)
+        .args(["-o", out.to_str().unwrap()])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let t = Instant::now();
-    while std::fs::metadata(&out).map_or(0, |m| m.len()) < 40 * 200 {
+    while std::fs::metadata(out).map_or(0, |m| m.len()) < 40 * records {
         assert!(t.elapsed() < Duration::from_secs(60), "no output");
         std::thread::sleep(Duration::from_millis(20));
     }
+    // The child's own pid only: never a broad name.
     let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
-    let output = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn interrupting_leaves_whole_records() {
+    let dir = temp_dir("interrupt");
+    let out = dir.join("i.bin");
+    let run = ["--depth", "3", "--threads", "2", "--seed", "2"];
+    let output = signalled_after(&run, &out, 200, "INT");
     assert_eq!(output.status.code(), Some(130), "{output:?}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("(stopped early)"), "{stdout}");
@@ -497,34 +494,16 @@ fn interrupting_leaves_whole_records() {
 fn sigterm_saves_whole_records_and_exits_143() {
     let dir = temp_dir("sigterm");
     let out = dir.join("t.bin");
-    let child = Command::new(BIN)
-        .args([
-            "generate",
-            "--loop",
-            "100000000",
-            "--depth",
-            "2",
-            "--seed",
-            "5",
-            "-o",
-            out.to_str().unwrap(),
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t = Instant::now();
-    while std::fs::metadata(&out).map_or(0, |m| m.len()) < 40 * 100 {
-        assert!(t.elapsed() < Duration::from_secs(60), "no output");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    // The child's own pid only: never a broad name.
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let output = child.wait_with_output().unwrap();
+    let run = [
+        "generate",
+        "--loop",
+        "100000000",
+        "--depth",
+        "2",
+        "--seed",
+        "5",
+    ];
+    let output = signalled_after(&run, &out, 100, "TERM");
     assert_eq!(output.status.code(), Some(143), "{output:?}");
     let summary = String::from_utf8_lossy(&output.stdout);
     let first = summary.lines().next().unwrap_or_default();
@@ -680,25 +659,10 @@ fn games_start_from_the_book() {
     std::fs::write(&book, format!("# three openings\n{}\n\n", fens.join("\n"))).unwrap();
     let out = dir.join("b.bin");
     let book_arg = book.to_str().unwrap();
-    run_in_process(
-        &out,
-        &[
-            "--loop",
-            "600",
-            "--depth",
-            "1",
-            "--seed",
-            "4",
-            "--book",
-            book_arg,
-            "--write-minply",
-            "0",
-            "--random-move-count",
-            "0",
-            "--dedup-mib",
-            "0",
-        ],
-    );
+    let run = [
+        "--loop", "600", "--depth", "1", "--seed", "4", "--book", book_arg,
+    ];
+    run_in_process(&out, &[&run[..], EVERY_POSITION].concat());
     let boards: Vec<String> = fens
         .iter()
         .map(|f| f.split(' ').next().unwrap().to_string())

@@ -236,16 +236,13 @@ fn bad_values_name_the_option_and_the_value() {
             "'10:10:x' is not a draw adjudication",
         ),
     ];
+    // `generate --loop 1 -o out <extra>`: its exit code and error line.
+    let refused = |extra: &[&str]| {
+        let one_record = ["generate", "--loop", "1", "-o", p(&out)];
+        failure(&run(&[&one_record[..], extra].concat()))
+    };
     for (option, value, problem) in cases {
-        let (code, message) = failure(&run(&[
-            "generate",
-            "--loop",
-            "1",
-            "-o",
-            p(&out),
-            option,
-            value,
-        ]));
+        let (code, message) = refused(&[option, value]);
         assert_eq!(code, 2, "{message}");
         let placeholder = if *option == "--adjudicate-win" {
             "SCORE:PLIES"
@@ -255,17 +252,7 @@ fn bad_values_name_the_option_and_the_value() {
         let head = format!("invalid value '{value}' for '{option} <{placeholder}>': {problem}");
         assert!(message.starts_with(&head), "{message}");
     }
-    let (code, message) = failure(&run(&[
-        "generate",
-        "--loop",
-        "1",
-        "-o",
-        p(&out),
-        "--adjudicate-win",
-        "100:8",
-        "--adjudicate-draw",
-        "100:8:0",
-    ]));
+    let (code, message) = refused(&["--adjudicate-win", "100:8", "--adjudicate-draw", "100:8:0"]);
     assert_eq!(
         (code, message.as_str()),
         (

@@ -5,7 +5,8 @@
 mod common;
 
 use common::{
-    bin_records as records, generate_args as parse, generate_in_process as run, temp_dir,
+    bin_records as records, generate_args as parse, generate_in_process as run, generate_twice,
+    temp_dir, EVERY_POSITION,
 };
 use nnue_core::data::{decode_full, RecordPolicy};
 use nnue_core::packed::PackedSfenValue;
@@ -42,44 +43,32 @@ fn check_score(pos: &Chess, depth: u32) -> i32 {
         .value
 }
 
-const OPENINGS: &[&str] = &[
-    "--loop",
-    "1500",
-    "--depth",
-    "2",
-    "--seed",
-    "5",
-    "--hash",
-    "2",
-    "--random-opening-plies",
-    "8-9",
-    "--opening-check-depth",
-    "4",
-    "--opening-max-score",
-    "60",
-    "--write-minply",
-    "0",
-    "--random-move-count",
-    "0",
-    "--dedup-mib",
-    "0",
-];
+/// A seeded run from random openings of 8 or 9 plies, checked at depth 4 to
+/// be within 60; with [`EVERY_POSITION`].
+fn openings() -> Vec<&'static str> {
+    let run = [
+        "--loop", "1500", "--depth", "2", "--seed", "5", "--hash", "2",
+    ];
+    let openings = [
+        "--random-opening-plies",
+        "8-9",
+        "--opening-check-depth",
+        "4",
+    ];
+    let check = ["--opening-max-score", "60"];
+    [&run[..], &openings, &check, EVERY_POSITION].concat()
+}
 
 #[test]
 fn random_openings_are_reproducible_verified_and_not_written() {
-    let dir = temp_dir("openings");
-    let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
-    let summary = run(&a, OPENINGS);
-    run(&b, OPENINGS);
-    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
-    let recs = records(&a);
+    let (summary, recs) = generate_twice("openings", &openings());
     let starts = game_starts(&recs);
     // The seeded run's first game starts after exactly this many random plies:
     // the records begin at the game's real ply, not at 0.
     assert_eq!(starts[0].game_ply, 9, "first game's plies");
     // ... which is the opening the worker's seeded stream draws through the
     // library: same plies, same position.
-    let settings = parse(OPENINGS)
+    let settings = parse(&openings())
         .unwrap()
         .resolve(0)
         .unwrap()
@@ -133,30 +122,14 @@ fn an_opening_no_draw_can_pass_falls_back_to_the_base_position() {
     let fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
     std::fs::write(&book, format!("{fen}\n")).unwrap();
     let out = dir.join("f.bin");
+    let run_args = [
+        "--loop", "300", "--depth", "1", "--seed", "2", "--hash", "2",
+    ];
+    let book = ["--book", book.to_str().unwrap()];
+    let openings = ["--random-opening-plies", "0", "--opening-check-depth", "1"];
     let summary = run(
         &out,
-        &[
-            "--loop",
-            "300",
-            "--depth",
-            "1",
-            "--seed",
-            "2",
-            "--hash",
-            "2",
-            "--book",
-            book.to_str().unwrap(),
-            "--random-opening-plies",
-            "0",
-            "--opening-check-depth",
-            "1",
-            "--write-minply",
-            "0",
-            "--random-move-count",
-            "0",
-            "--dedup-mib",
-            "0",
-        ],
+        &[&run_args[..], &book, &openings, EVERY_POSITION].concat(),
     );
     // A queen up is never within 200: every draw is rejected, every game starts
     // from the book position at ply 0.

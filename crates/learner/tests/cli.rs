@@ -130,28 +130,15 @@ fn the_shape_options_are_the_same_everywhere() {
 #[test]
 fn quiet_is_one_flag() {
     let dir = common::temp_dir("cli-quiet");
-    let data = common::sample_bin();
     for (k, flag) in ["-q", "--quiet", "--no-progress"].iter().enumerate() {
         let out = dir.join(format!("{k}.nnue"));
-        let (ok, _, _, err) = common::learn(&[
-            "train",
-            "--train",
-            data.to_str().unwrap(),
-            "--feature-set",
-            "All",
-            "--ft-size",
-            "8",
-            "--hidden=",
-            "--epochs",
-            "1",
-            "--epoch-size",
-            "200",
-            "--batch-size",
-            "100",
-            flag,
-            "--output-net",
-            out.to_str().unwrap(),
-        ]);
+        let (ok, _, _, err) = common::Train::on_sample()
+            .all("8")
+            .hidden("")
+            .run("1", "200", "100")
+            .arg(flag)
+            .output(&out)
+            .learn();
         assert!(ok, "{flag}: {err}");
         assert_eq!(err, "", "{flag} printed a progress bar");
     }

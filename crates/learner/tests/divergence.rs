@@ -4,41 +4,33 @@
 
 mod common;
 
+use std::path::Path;
+
+use common::Train;
+
+/// A run at `--lr 1e9` of All 768->16x2-4-1 on one thread, `epochs` epochs of
+/// six batches, writing `out`.
+fn huge_learning_rate(epochs: &str, out: &Path) -> Train {
+    Train::on_sample()
+        .args(["--lr", "1e9"])
+        .all("16")
+        .hidden("4")
+        .run(epochs, "3000", "500")
+        .args(["--threads", "1"])
+        .no_progress()
+        .output(out)
+}
+
 #[test]
 fn a_huge_learning_rate_stops_as_diverged_without_a_net() {
     let dir = common::temp_dir("diverged");
     let (out, ckpt) = (dir.join("o.nnue"), dir.join("ckpt"));
-    let data = common::sample_bin();
     let run = |extra: &[&str]| {
-        let mut args = vec![
-            "train",
-            "--train",
-            data.to_str().unwrap(),
-            "--lr",
-            "1e9",
-            "--feature-set",
-            "All",
-            "--ft-size",
-            "16",
-            "--hidden",
-            "4",
-            "--epochs",
-            "10",
-            "--epoch-size",
-            "3000",
-            "--batch-size",
-            "500",
-            "--threads",
-            "1",
-            "--no-progress",
-            "--force",
-            "--output-net",
-            out.to_str().unwrap(),
-            "--checkpoint-dir",
-            ckpt.to_str().unwrap(),
-        ];
-        args.extend(extra);
-        common::learn(&args)
+        huge_learning_rate("10", &out)
+            .arg("--force")
+            .file("--checkpoint-dir", &ckpt)
+            .args(extra)
+            .learn()
     };
     let (ok, code, stdout, stderr) = run(&[]);
     assert!(!ok && code == 1, "{stderr}");
@@ -73,34 +65,10 @@ fn a_huge_learning_rate_stops_as_diverged_without_a_net() {
 fn a_net_beyond_the_engine_range_is_not_exported() {
     let dir = common::temp_dir("range");
     let out = dir.join("o.nnue");
-    let data = common::sample_bin();
     // Divergence detection off in effect: the export check still refuses.
-    let (ok, code, _, stderr) = common::learn(&[
-        "train",
-        "--train",
-        data.to_str().unwrap(),
-        "--lr",
-        "1e9",
-        "--divergence-patience",
-        "100",
-        "--feature-set",
-        "All",
-        "--ft-size",
-        "16",
-        "--hidden",
-        "4",
-        "--epochs",
-        "2",
-        "--epoch-size",
-        "3000",
-        "--batch-size",
-        "500",
-        "--threads",
-        "1",
-        "--no-progress",
-        "--output-net",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, code, _, stderr) = huge_learning_rate("2", &out)
+        .args(["--divergence-patience", "100"])
+        .learn();
     assert!(!ok && code == 1, "{stderr}");
     assert_eq!(
         stderr,

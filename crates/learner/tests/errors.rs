@@ -4,7 +4,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
+
+use common::Train;
 
 /// Runs `nnue-learn train --force` with `args` plus a small model writing
 /// `out`; returns (exit code, stderr).
@@ -14,44 +15,23 @@ fn train(out: &Path, args: &[&str]) -> (i32, String) {
     train_as_given(out, &forced)
 }
 
-/// Runs `nnue-learn train` with `args` plus a small model writing `out`.
+/// Runs `nnue-learn train` with `args` plus a small model (All 768->16x2-4-1,
+/// one epoch of six batches) writing `out`.
 fn train_as_given(out: &Path, args: &[&str]) -> (i32, String) {
-    let mut all = vec![
-        "train",
-        "--feature-set",
-        "All",
-        "--ft-size",
-        "16",
-        "--hidden",
-        "4",
-        "--epochs",
-        "1",
-        "--epoch-size",
-        "3000",
-        "--batch-size",
-        "500",
-        "--no-progress",
-        "--output-net",
-    ];
-    all.push(out.to_str().unwrap());
-    all.extend(args);
-    let o = Command::new(env!("CARGO_BIN_EXE_nnue-learn"))
-        .args(&all)
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let (_, code, _, err) = Train::new()
+        .all("16")
+        .hidden("4")
+        .run("1", "3000", "500")
+        .no_progress()
+        .output(out)
+        .args(args)
+        .learn();
+    (code, err)
 }
 
-const SENTINEL: &[u8] = b"previous net";
-
-/// Asserts a failure with `code` whose one stderr line contains every needle,
-/// and that `out` still holds the sentinel.
-fn fails(out: &Path, args: &[&str], code: i32, needles: &[&str]) {
-    std::fs::write(out, SENTINEL).unwrap();
-    let (got, err) = train(out, args);
+/// Asserts that the run of `args` failed with `code` and one stderr line,
+/// `err`, holding every needle.
+fn assert_one_error_line(args: &[&str], (got, err): (i32, String), code: i32, needles: &[&str]) {
     assert_eq!(got, code, "{args:?}: {err}");
     assert!(err.starts_with("nnue-learn: error: "), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
@@ -61,6 +41,15 @@ fn fails(out: &Path, args: &[&str], code: i32, needles: &[&str]) {
             "{args:?}: missing {needle:?} in {err}"
         );
     }
+}
+
+const SENTINEL: &[u8] = b"previous net";
+
+/// Asserts a failure with `code` whose one stderr line contains every needle,
+/// and that `out` still holds the sentinel.
+fn fails(out: &Path, args: &[&str], code: i32, needles: &[&str]) {
+    std::fs::write(out, SENTINEL).unwrap();
+    assert_one_error_line(args, train(out, args), code, needles);
     assert_eq!(
         std::fs::read(out).unwrap(),
         SENTINEL,
@@ -256,16 +245,7 @@ fn bad_learning_rate_schedules_are_usage_errors() {
 /// every needle, and that `out` was not created.
 fn fails_fresh(out: &Path, args: &[&str], code: i32, needles: &[&str]) {
     let _ = std::fs::remove_file(out);
-    let (got, err) = train_as_given(out, args);
-    assert_eq!(got, code, "{args:?}: {err}");
-    assert!(err.starts_with("nnue-learn: error: "), "{err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    for needle in needles {
-        assert!(
-            err.contains(needle),
-            "{args:?}: missing {needle:?} in {err}"
-        );
-    }
+    assert_one_error_line(args, train_as_given(out, args), code, needles);
     assert!(!out.exists(), "{args:?} wrote the net");
 }
 
@@ -380,23 +360,22 @@ fn a_bad_init_net_is_one_clear_line() {
         random_network(&arch, 1).unwrap().save(&path).unwrap();
         path.to_str().unwrap().to_string()
     };
+    // `option net` is refused (exit 1) in one line naming `net` and `reasons`.
+    let refused = |option: &str, net: &str, reasons: &[&str]| {
+        let needles: Vec<&str> = [net].into_iter().chain(reasons.iter().copied()).collect();
+        fails(&out, &["--train", s, option, net], 1, &needles);
+    };
     let halfkp = net("halfkp.nnue", "HalfKP", 16, &[4]);
-    fails(
-        &out,
-        &["--train", s, "--init-net", &halfkp],
-        1,
-        &[
-            &halfkp,
-            "feature set HalfKP, training uses All (--feature-set)",
-        ],
+    refused(
+        "--init-net",
+        &halfkp,
+        &["feature set HalfKP, training uses All (--feature-set)"],
     );
     let wide = net("wide.nnue", "All", 32, &[4, 4]);
-    fails(
-        &out,
-        &["--train", s, "--init-net", &wide],
-        1,
+    refused(
+        "--init-net",
+        &wide,
         &[
-            &wide,
             "transformer 32x2, training uses 16x2 (--ft-size)",
             "hidden layers 4,4, training uses 4 (--hidden)",
         ],
@@ -407,13 +386,10 @@ fn a_bad_init_net_is_one_clear_line() {
         .with_activation(nnue_core::nnue::Activation::SquaredClippedRelu)
         .with_output_buckets(8);
     random_network(&arch, 1).unwrap().save(&variant).unwrap();
-    let v = variant.to_str().unwrap();
-    fails(
-        &out,
-        &["--train", s, "--init-net", v],
-        1,
+    refused(
+        "--init-net",
+        variant.to_str().unwrap(),
         &[
-            v,
             "activation screlu, training uses crelu (--activation)",
             "8 output buckets, training uses 1 (--output-buckets)",
         ],
@@ -423,21 +399,9 @@ fn a_bad_init_net_is_one_clear_line() {
     let bytes = std::fs::read(&good).unwrap();
     let cut = dir.join("cut.nnue");
     std::fs::write(&cut, &bytes[..bytes.len() - 10]).unwrap();
-    let c = cut.to_str().unwrap();
-    fails(
-        &out,
-        &["--train", s, "--eval-file", c],
-        1,
-        &[c, "truncated"],
-    );
+    refused("--eval-file", cut.to_str().unwrap(), &["truncated"]);
     let missing = dir.join("missing.nnue");
-    let m = missing.to_str().unwrap();
-    fails(
-        &out,
-        &["--train", s, "--init-net", m],
-        1,
-        &[m, "cannot read"],
-    );
+    refused("--init-net", missing.to_str().unwrap(), &["cannot read"]);
     let ckpt = dir.join("ckpt");
     let k = ckpt.to_str().unwrap();
     fails(

@@ -4,7 +4,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use common::Train;
 
 /// Byte 39 of a record: padding, meaningless.
 const PADDING_OFFSET: usize = 39;
@@ -13,47 +14,34 @@ const PADDING_OFFSET: usize = 39;
 /// `validation` when given); returns the `.nnue` bytes.
 fn train_net(dir: &Path, name: &str, train: &[&Path], validation: &[&Path]) -> Vec<u8> {
     let out = dir.join(format!("{name}.nnue"));
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nnue-learn"));
-    cmd.args(["train", "--train"]).args(train);
+    let paths = |files: &[&Path]| {
+        files
+            .iter()
+            .map(|f| f.to_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let mut args = Train::new().arg("--train").args(paths(train));
     if !validation.is_empty() {
-        cmd.arg("--validation").args(validation);
+        args = args.arg("--validation").args(paths(validation));
     }
-    cmd.args([
-        "--feature-set",
-        "All",
-        "--ft-size",
-        "16",
-        "--hidden",
-        "4",
-        "--epochs",
-        "2",
-        "--epoch-size",
-        "1000",
-        "--batch-size",
-        "100",
-        "--validation-count",
-        "200",
-        "--accuracy-count",
-        "20",
-        "--shuffle-buffer",
-        "500",
-        "--smart-fen-skipping",
-        "--random-fen-skipping",
-        "1",
-        "--seed",
-        "7",
-        "--threads",
-        "1",
-        "--no-progress",
-        "--output-net",
-    ])
-    .arg(&out);
-    let o = cmd.output().expect("run nnue-learn");
-    assert!(
-        o.status.success(),
-        "{name}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let (ok, _, _, err) = args
+        .all("16")
+        .hidden("4")
+        .run("2", "1000", "100")
+        .args(["--validation-count", "200", "--accuracy-count", "20"])
+        .args(["--shuffle-buffer", "500", "--smart-fen-skipping"])
+        .args([
+            "--random-fen-skipping",
+            "1",
+            "--seed",
+            "7",
+            "--threads",
+            "1",
+        ])
+        .no_progress()
+        .output(&out)
+        .learn();
+    assert!(ok, "{name}: {err}");
     std::fs::read(out).unwrap()
 }
 

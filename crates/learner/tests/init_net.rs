@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{figure, learn, material_teacher};
+use common::{figure, material_run, material_teacher, Train};
 use nnue_core::nnue::{random_network, Architecture, Network, ParameterKind};
 use nnue_learner::model::{Extractor, Model, ModelShape};
 
@@ -87,33 +87,21 @@ fn factoriser_rows_start_at_zero() {
     }
 }
 
-/// `nnue-learn train --force` with `args` (the tests rewrite one output);
-/// panics with stderr on failure.
-fn train_ok(args: &[&str]) -> String {
-    let all: Vec<&str> = [
-        "train",
-        "--force",
-        "--no-progress",
-        "--loss-output-interval",
-        "100000000",
-    ]
-    .into_iter()
-    .chain(args.iter().copied())
-    .collect();
-    let (ok, _, out, err) = learn(&all);
-    assert!(ok, "{all:?}: {err}");
-    out
+/// Runs `args` quietly with `--force` (the tests rewrite one output); panics
+/// with stderr on failure.
+fn train_ok(args: Train) -> String {
+    args.arg("--force").quiet().learn_ok()
 }
 
 /// `--epochs 0` from `init` with the model options `model` writes `init`'s bytes.
 fn zero_epochs_rewrite(dir: &Path, init: &Path, model: &[&str]) -> String {
-    let data = common::sample_bin();
     let out = dir.join("rewritten.nnue");
-    let mut args = vec!["--train", data.to_str().unwrap(), "--epochs", "0"];
-    args.extend(["--init-net", init.to_str().unwrap()]);
-    args.extend(["--output-net", out.to_str().unwrap()]);
-    args.extend(model);
-    let text = train_ok(&args);
+    let args = Train::on_sample()
+        .args(["--epochs", "0"])
+        .file("--init-net", init)
+        .output(&out)
+        .args(model);
+    let text = train_ok(args);
     assert!(
         std::fs::read(&out).unwrap() == std::fs::read(init).unwrap(),
         "{model:?}"
@@ -125,15 +113,15 @@ fn zero_epochs_rewrite(dir: &Path, init: &Path, model: &[&str]) -> String {
 #[test]
 fn export_init_net_export_is_byte_identical() {
     let dir = common::temp_dir("init-identical");
-    let data = common::sample_bin();
     // A net our trainer wrote (All, --hidden=).
     let first = dir.join("first.nnue");
     let all = ["--feature-set", "All", "--ft-size", "16", "--hidden=8,4"];
-    let mut args = vec!["--train", data.to_str().unwrap(), "--epochs", "1"];
-    args.extend(["--epoch-size", "600", "--batch-size", "100"]);
-    args.extend(["--output-net", first.to_str().unwrap()]);
-    args.extend(all);
-    train_ok(&args);
+    train_ok(
+        Train::on_sample()
+            .run("1", "600", "100")
+            .output(&first)
+            .args(all),
+    );
     let text = zero_epochs_rewrite(&dir, &first, &all);
     assert!(text.contains(&format!("starting from {}", first.display())));
     // Stockfish 12's HalfKP 256x2-32-32 (the reference random net).
@@ -150,35 +138,14 @@ fn training_starts_at_the_loaded_nets_loss() {
     let dir = common::temp_dir("init-loss");
     let (train, validation) = material_teacher(&dir);
     let first = dir.join("first.nnue");
-    let common_args = [
-        "--train",
-        train.to_str().unwrap(),
-        "--validation",
-        validation.to_str().unwrap(),
-        "--feature-set",
-        "All",
-        "--ft-size",
-        "32",
-        "--hidden",
-        "8",
-        "--batch-size",
-        "32",
-        "--epoch-size",
-        "2400",
-        "--lr",
-        "0.01",
-    ];
-    let mut args = common_args.to_vec();
-    args.extend(["--epochs", "3", "--output-net", first.to_str().unwrap()]);
-    let out = train_ok(&args);
+    let run = material_run(&train, &validation);
+    let out = train_ok(run.clone().args(["--epochs", "3"]).output(&first));
     let random_start = figure(&out, "initial validation loss");
     let trained = figure(&out, "; validation loss");
 
     let second = dir.join("second.nnue");
-    let mut args = common_args.to_vec();
-    args.extend(["--epochs", "0", "--output-net", second.to_str().unwrap()]);
-    args.extend(["--init-net", first.to_str().unwrap()]);
-    let out = train_ok(&args);
+    let args = run.args(["--epochs", "0"]).output(&second);
+    let out = train_ok(args.file("--init-net", &first));
     let loaded_start = figure(&out, "initial validation loss");
     eprintln!("random start {random_start}, trained {trained}, loaded {loaded_start}");
     // The loaded net is the trained float model up to weight rounding.

@@ -9,30 +9,14 @@ use std::path::Path;
 
 /// `nnue-learn train` on the sample with a tiny model, plus `args`.
 fn train(args: &[&str]) -> (bool, i32, String, String) {
-    let data = common::sample_bin();
-    let mut all = vec![
-        "train",
-        "--train",
-        data.to_str().unwrap(),
-        "--feature-set",
-        "All",
-        "--ft-size",
-        "8",
-        "--hidden=",
-        "--epochs",
-        "1",
-        "--epoch-size",
-        "500",
-        "--batch-size",
-        "100",
-        "--validation-count",
-        "100",
-        "--accuracy-count",
-        "10",
-        "--no-progress",
-    ];
-    all.extend(args);
-    common::learn(&all)
+    common::Train::on_sample()
+        .all("8")
+        .hidden("")
+        .run("1", "500", "100")
+        .args(["--validation-count", "100", "--accuracy-count", "10"])
+        .no_progress()
+        .args(args)
+        .learn()
 }
 
 fn text(path: &Path) -> &str {

@@ -9,36 +9,20 @@ use std::process::{Command, Stdio};
 #[test]
 fn sigterm_saves_a_checkpoint_that_resume_continues() {
     let dir = common::temp_dir("sigterm");
-    let data = common::sample_bin();
     let ckpt = dir.join("ckpt");
     let out = dir.join("o.nnue");
-    let args = |epochs: &'static str| {
-        vec![
-            "train".to_string(),
-            "--train".into(),
-            data.to_str().unwrap().into(),
-            "--feature-set".into(),
-            "All".into(),
-            "--ft-size".into(),
-            "8".into(),
-            "--hidden=".into(),
-            "--epochs".into(),
-            epochs.into(),
-            "--epoch-size".into(),
-            "2000".into(),
-            "--batch-size".into(),
-            "100".into(),
-            "--no-progress".into(),
-            "--threads".into(),
-            "1".into(),
-            "--checkpoint-dir".into(),
-            ckpt.to_str().unwrap().into(),
-            "--output-net".into(),
-            out.to_str().unwrap().into(),
-        ]
+    let args = |epochs: &str| {
+        common::Train::on_sample()
+            .all("8")
+            .hidden("")
+            .run(epochs, "2000", "100")
+            .no_progress()
+            .args(["--threads", "1"])
+            .file("--checkpoint-dir", &ckpt)
+            .output(&out)
     };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nnue-learn"))
-        .args(args("100000"))
+    let mut child = args("100000")
+        .command()
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -76,11 +60,8 @@ fn sigterm_saves_a_checkpoint_that_resume_continues() {
     assert!(done >= 1, "{seen:?}");
 
     // Resumed for one more epoch than were done: it finishes that one.
-    let epochs: &'static str = Box::leak((done + 1).to_string().into_boxed_str());
-    let mut resume = args(epochs);
-    resume.push("--resume".into());
-    let resume: Vec<&str> = resume.iter().map(String::as_str).collect();
-    let (ok, code, stdout, stderr) = common::learn(&resume);
+    let epochs = (done + 1).to_string();
+    let (ok, code, stdout, stderr) = args(&epochs).arg("--resume").learn();
     assert!(ok && code == 0, "{stderr}");
     assert!(!stdout.contains("initial validation loss"), "{stdout}");
     assert!(

@@ -5,19 +5,18 @@
 
 mod common;
 
-use std::process::Command;
-
 /// Trains one small net with `NNUE_LEARN_SIMD=level` (none: the CPU's widest)
 /// and returns the exported bytes.
 fn train(level: Option<&str>, shape: &[&str], net: &std::path::Path) -> Vec<u8> {
-    let data = common::sample_bin();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_nnue-learn"));
-    cmd.args(["train", "--train", data.to_str().unwrap()])
+    let mut cmd = common::Train::on_sample()
         .args(shape)
-        .args(["--validation-fraction", "0.1", "--epoch-size", "1400"])
-        .args(["--batch-size", "700", "--epochs", "2", "--threads", "2"])
-        .args(["--loss-output-interval", "100000000", "--no-progress"])
-        .args(["--output-net", net.to_str().unwrap(), "--force"]);
+        .args(["--validation-fraction", "0.1"])
+        .run("2", "1400", "700")
+        .args(["--threads", "2"])
+        .quiet()
+        .output(net)
+        .arg("--force")
+        .command();
     match level {
         Some(level) => cmd.env("NNUE_LEARN_SIMD", level),
         None => cmd.env_remove("NNUE_LEARN_SIMD"),

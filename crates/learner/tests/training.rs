@@ -5,30 +5,16 @@ mod common;
 
 use std::path::Path;
 
-use common::{figure, learn, material_teacher};
+use common::{figure, material_run, material_teacher, Train};
 
-/// A small All 768->32x2-8-1 run on `data` (validation held out).
-fn base_args<'a>(data: &'a str, net: &'a str) -> Vec<&'a str> {
-    vec![
-        "train",
-        "--train",
-        data,
-        "--feature-set",
-        "All",
-        "--ft-size",
-        "32",
-        "--hidden",
-        "8",
-        "--validation-fraction",
-        "0.2",
-        "--epoch-size",
-        "1000",
-        "--loss-output-interval",
-        "100000000",
-        "--no-progress",
-        "--output-net",
-        net,
-    ]
+/// A small All 768->32x2-8-1 run on the sample (validation held out) writing `net`.
+fn base(net: &Path) -> Train {
+    Train::on_sample()
+        .all("32")
+        .hidden("8")
+        .args(["--validation-fraction", "0.2", "--epoch-size", "1000"])
+        .quiet()
+        .output(net)
 }
 
 #[test]
@@ -36,34 +22,11 @@ fn validation_loss_falls_well_below_the_initial_nets() {
     let dir = common::temp_dir("falls");
     let (train, validation) = material_teacher(&dir);
     let net = dir.join("net.nnue");
-    let args = [
-        "train",
-        "--train",
-        train.to_str().unwrap(),
-        "--validation",
-        validation.to_str().unwrap(),
-        "--feature-set",
-        "All",
-        "--ft-size",
-        "32",
-        "--hidden",
-        "8",
-        "--batch-size",
-        "32",
-        "--epoch-size",
-        "2400",
-        "--epochs",
-        "5",
-        "--lr",
-        "0.01",
-        "--loss-output-interval",
-        "100000000",
-        "--no-progress",
-        "--output-net",
-        net.to_str().unwrap(),
-    ];
-    let (ok, _, out, err) = learn(&args);
-    assert!(ok, "{err}");
+    let out = material_run(&train, &validation)
+        .args(["--epochs", "5"])
+        .quiet()
+        .output(&net)
+        .learn_ok();
     // ELMO with λ = 1 is the cross entropy with the teacher; what a net can
     // remove is the part above the teacher's own entropy.
     let entropy = figure(&out, "test_entropy_eval");
@@ -82,69 +45,34 @@ fn validation_loss_falls_well_below_the_initial_nets() {
     assert!(nnue_core::nnue::Network::from_bytes(&net_bytes, "net").is_ok());
 }
 
-/// Runs `args` plus `extra`; panics with stderr on failure.
-fn run_ok(args: &[&str], extra: &[&str]) -> String {
-    let all: Vec<&str> = args.iter().chain(extra).copied().collect();
-    let (ok, _, out, err) = learn(&all);
-    assert!(ok, "{all:?}: {err}");
-    out
-}
-
 #[test]
 fn resume_after_interruption_equals_an_uninterrupted_run() {
     let dir = common::temp_dir("resume");
-    let data = common::sample_bin();
     let (a, b) = (dir.join("a"), dir.join("b"));
     let (net_a, net_b) = (dir.join("a.nnue"), dir.join("b.nnue"));
-    let mut args_a = base_args(data.to_str().unwrap(), net_a.to_str().unwrap());
-    args_a.extend([
-        "--epochs",
-        "3",
-        "--batch-size",
-        "128",
-        "--checkpoint-dir",
-        a.to_str().unwrap(),
-    ]);
-    args_a.extend([
-        "--newbob-decay",
-        "0.5",
-        "--smart-fen-skipping",
-        "--random-fen-skipping",
-        "1",
-    ]);
-    run_ok(&args_a, &["--threads", "2"]);
+    // Three epochs of 8 batches writing `net`, checkpoints in `ckpt`.
+    let args = |net: &Path, ckpt: &Path| {
+        base(net)
+            .args(["--epochs", "3", "--batch-size", "128"])
+            .file("--checkpoint-dir", ckpt)
+            .args(["--newbob-decay", "0.5", "--smart-fen-skipping"])
+            .args(["--random-fen-skipping", "1"])
+    };
+    args(&net_a, &a).args(["--threads", "2"]).learn_ok();
 
-    let mut args_b = base_args(data.to_str().unwrap(), net_b.to_str().unwrap());
-    args_b.extend([
-        "--epochs",
-        "3",
-        "--batch-size",
-        "128",
-        "--checkpoint-dir",
-        b.to_str().unwrap(),
-    ]);
-    args_b.extend([
-        "--newbob-decay",
-        "0.5",
-        "--smart-fen-skipping",
-        "--random-fen-skipping",
-        "1",
-    ]);
+    let args_b = args(&net_b, &b);
     // Interrupted mid-epoch (batch 11 of 24), then twice resumed.
-    let mut stop = args_b.clone();
-    stop.extend(["--stop-after-batches", "11"]);
-    let (ok, code, _, err) = learn(&stop);
+    let stop = args_b.clone().args(["--stop-after-batches", "11"]);
+    let (ok, code, _, err) = stop.learn();
     // Stopped as Ctrl-C stops it: exit status 130.
     assert!(!ok && code == 130, "{err}");
     assert!(
         err.starts_with("nnue-learn: error: interrupted: checkpoint saved in"),
         "{err}"
     );
-    let mut again = stop.clone();
-    again.push("--resume");
-    let (ok, _, _, err) = learn(&again);
+    let (ok, _, _, err) = stop.arg("--resume").learn();
     assert!(!ok, "{err}");
-    run_ok(&args_b, &["--resume", "--threads", "2"]);
+    args_b.args(["--resume", "--threads", "2"]).learn_ok();
 
     assert!(std::fs::read(&net_a).unwrap() == std::fs::read(&net_b).unwrap());
     let ckpt = |d: &Path| std::fs::read(d.join("checkpoint.bin")).unwrap();
@@ -167,58 +95,38 @@ fn csv_rates(net: &Path) -> Vec<f64> {
 #[test]
 fn cosine_with_warmup_resumes_on_the_same_curve() {
     let dir = common::temp_dir("resume-cosine");
-    let data = common::sample_bin();
-    let data = data.to_str().unwrap();
     let (lr, lr_final) = (0.002, 0.0002);
-    // 2 epochs of 8 batches (1000 positions in batches of 128): 16 batches,
-    // the first 5 warming up.
-    let run = |name: &str| {
+    // 2 epochs of 8 batches (1000 positions in batches of 128) at the default
+    // schedule, writing `<name>.nnue`.
+    let plain = |name: &str| {
         let net = dir.join(format!("{name}.nnue"));
+        let args = base(&net).args(["--epochs", "2", "--batch-size", "128", "--lr", "0.002"]);
+        (net, args)
+    };
+    // The same on the cosine curve: 16 batches, the first 5 warming up, with
+    // checkpoints in `<name>`.
+    let run = |name: &str| {
+        let (net, args) = plain(name);
         let ckpt = dir.join(name);
-        let mut args: Vec<String> = base_args(data, net.to_str().unwrap())
-            .iter()
-            .map(|a| a.to_string())
-            .collect();
-        for a in [
-            "--epochs",
-            "2",
-            "--batch-size",
-            "128",
-            "--lr",
-            "0.002",
-            "--lr-schedule",
-            "cosine",
-            "--lr-final",
-            "0.0002",
-            "--lr-warmup-batches",
-            "5",
-            "--checkpoint-dir",
-            ckpt.to_str().unwrap(),
-        ] {
-            args.push(a.to_string());
-        }
+        let args = args
+            .args(["--lr-schedule", "cosine", "--lr-final", "0.0002"])
+            .args(["--lr-warmup-batches", "5"])
+            .file("--checkpoint-dir", &ckpt);
         (net, ckpt, args)
     };
     let (net_a, a, args_a) = run("a");
-    let args_a: Vec<&str> = args_a.iter().map(String::as_str).collect();
-    run_ok(&args_a, &[]);
+    args_a.learn_ok();
 
     let (net_b, b, args_b) = run("b");
-    let args_b: Vec<&str> = args_b.iter().map(String::as_str).collect();
     // Interrupted during the warm-up (after batch 3), then resumed and
     // interrupted again in the second epoch (after batch 10).
-    let stop = |extra: &[&'static str]| {
-        let all: Vec<&str> = args_b
-            .iter()
-            .copied()
-            .chain(extra.iter().copied())
-            .collect();
-        let (ok, code, _, err) = learn(&all);
+    let stop = |extra: &[&str]| {
+        let (ok, code, _, err) = args_b.clone().args(extra).learn();
         assert!(!ok && code == 130, "{err}");
     };
     stop(&["--stop-after-batches", "3"]);
     stop(&["--resume", "--stop-after-batches", "7"]);
-    run_ok(&args_b, &["--resume"]);
+    args_b.arg("--resume").learn_ok();
 
     assert!(std::fs::read(&net_a).unwrap() == std::fs::read(&net_b).unwrap());
     let ckpt = |d: &Path| std::fs::read(d.join("checkpoint.bin")).unwrap();
@@ -235,20 +143,14 @@ fn cosine_with_warmup_resumes_on_the_same_curve() {
     assert_eq!(csv_rates(&net_b), rates);
 
     // The curve changes the weights: the default schedule trains another net.
-    let (net_c, _, args_c) = run("c");
-    let plain: Vec<&str> = args_c
-        .iter()
-        .map(String::as_str)
-        .take_while(|a| *a != "--lr-schedule")
-        .collect();
-    run_ok(&plain, &[]);
+    let (net_c, args_c) = plain("c");
+    args_c.learn_ok();
     assert!(std::fs::read(&net_a).unwrap() != std::fs::read(&net_c).unwrap());
 }
 
 #[test]
 fn one_and_two_threads_give_the_same_weights() {
     let dir = common::temp_dir("threads");
-    let data = common::sample_bin();
     // A net with a hidden layer, and one without (its transformer gradient is
     // summed from mask bits, `train/masked.rs`), 136 wide: two full mask words
     // and a narrow one.
@@ -258,12 +160,12 @@ fn one_and_two_threads_give_the_same_weights() {
         for threads in ["1", "2"] {
             let net = dir.join(format!("s{k}t{threads}.nnue"));
             let ckpt = dir.join(format!("s{k}c{threads}"));
-            let mut args = base_args(data.to_str().unwrap(), net.to_str().unwrap());
             // Batches of 700 are three chunks of the dense pass.
-            args.extend(["--epochs", "2", "--threads", threads, "--batch-size", "700"]);
-            args.extend(["--checkpoint-dir", ckpt.to_str().unwrap()]);
-            args.extend(shape.iter().copied());
-            run_ok(&args, &[]);
+            base(&net)
+                .args(["--epochs", "2", "--threads", threads, "--batch-size", "700"])
+                .file("--checkpoint-dir", &ckpt)
+                .args(*shape)
+                .learn_ok();
             nets.push((
                 std::fs::read(&net).unwrap(),
                 std::fs::read(ckpt.join("checkpoint.bin")).unwrap(),
@@ -277,21 +179,8 @@ fn one_and_two_threads_give_the_same_weights() {
 #[test]
 fn nodchip_option_names_are_accepted() {
     let dir = common::temp_dir("nodchip");
-    let data = common::sample_bin();
     let net = dir.join("n.nnue");
-    let args = [
-        "train",
-        "--train",
-        data.to_str().unwrap(),
-        "--feature-set",
-        "All",
-        "--ft-size",
-        "16",
-        "--hidden",
-        "4",
-        "--output-net",
-        net.to_str().unwrap(),
-        "--no-progress",
+    let nodchip = [
         "eta",
         "0.002",
         "nn_batch_size",
@@ -313,7 +202,13 @@ fn nodchip_option_names_are_accepted() {
         "loss_output_interval",
         "250",
     ];
-    let out = run_ok(&args, &[]);
+    let out = Train::on_sample()
+        .all("16")
+        .hidden("4")
+        .output(&net)
+        .no_progress()
+        .args(nodchip)
+        .learn_ok();
     assert_eq!(out.matches("PROGRESS:").count(), 3, "{out}");
     assert!(out.contains("lr = 2.000000e-3"), "{out}");
     // 150 held out (5 %), of which 6 score beyond eval_limit 3000.
@@ -323,15 +218,14 @@ fn nodchip_option_names_are_accepted() {
 #[test]
 fn mirror_is_reproducible_across_threads_and_resume() {
     let dir = common::temp_dir("mirror");
-    let data = common::sample_bin();
     let run = |name: &str, extra: &[&str]| {
         let net = dir.join(format!("{name}.nnue"));
         let ckpt = dir.join(name);
-        let mut args = base_args(data.to_str().unwrap(), net.to_str().unwrap());
-        args.extend(["--epochs", "2", "--batch-size", "128", "--seed", "5"]);
-        args.extend(["--checkpoint-dir", ckpt.to_str().unwrap()]);
-        args.extend(extra);
-        let (ok, _, _, err) = learn(&args);
+        let (ok, _, _, err) = base(&net)
+            .args(["--epochs", "2", "--batch-size", "128", "--seed", "5"])
+            .file("--checkpoint-dir", &ckpt)
+            .args(extra)
+            .learn();
         (ok, err, net, ckpt.join("checkpoint.bin"))
     };
     let (ok, err, net_a, ckpt_a) = run("a", &["--mirror", "--threads", "1"]);

@@ -10,6 +10,10 @@ use nnue_learner::data::SparseBatch;
 use nnue_learner::model::{Extractor, ModelShape};
 use shakmaty::{Color, Role};
 
+mod train_args;
+#[allow(unused_imports)] // each test binary uses a different subset
+pub(crate) use train_args::{material_run, Train};
+
 /// Stockfish-tools data (see tests/data/README.md).
 pub(crate) fn sample_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/sf_tools_sample.bin")

@@ -149,22 +149,7 @@ impl Kernel {
         added: &[u32],
         weights: &[i8],
     ) -> i32 {
-        let n = dst.len();
-        let valid = src.len() >= n && weights.len() >= n && rows_exist(table, n, removed, added);
-        if !valid {
-            return scalar::update_narrow_dot(dst, src, table, removed, added, weights);
-        }
-        match self.usable() {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `usable` only returns a kernel whose features the CPU has
-            // (AVX-512 implies AVX2); lengths and row indices were checked above.
-            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe {
-                x86_linear::update_narrow_dot_avx2::<false>(
-                    dst, src, table, removed, added, weights,
-                )
-            },
-            _ => scalar::update_narrow_dot(dst, src, table, removed, added, weights),
-        }
+        self.update_narrow_fused::<false>(dst, src, table, removed, added, weights)
     }
 
     /// [`Kernel::update_narrow`] into `dst`, then [`Kernel::screlu_dot`] of
@@ -180,19 +165,41 @@ impl Kernel {
         added: &[u32],
         weights: &[i8],
     ) -> i32 {
-        let n = dst.len();
-        let valid = src.len() >= n && weights.len() >= n && rows_exist(table, n, removed, added);
-        if !valid {
-            return scalar::update_narrow_screlu_dot(dst, src, table, removed, added, weights);
-        }
+        self.update_narrow_fused::<true>(dst, src, table, removed, added, weights)
+    }
+
+    /// The one dispatch of both fused updates ([`Kernel::update_narrow_screlu_dot`]
+    /// when `SQUARED`): a const parameter, so each caller gets its own copy with
+    /// the activation fixed at compile time and nothing is decided per call.
+    #[inline]
+    fn update_narrow_fused<const SQUARED: bool>(
+        self,
+        dst: &mut [i16],
+        src: &[i16],
+        table: &[i8],
+        removed: &[u32],
+        added: &[u32],
+        weights: &[i8],
+    ) -> i32 {
         match self.usable() {
+            // Inputs the AVX2 kernel cannot take go to the scalar one, which
+            // accepts anything.
             #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 | Kernel::Avx512Vnni
+                if src.len() >= dst.len()
+                    && weights.len() >= dst.len()
+                    && rows_exist(table, dst.len(), removed, added) =>
             // SAFETY: `usable` only returns a kernel whose features the CPU has
-            // (AVX-512 implies AVX2); lengths and row indices were checked above.
-            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe {
-                x86_linear::update_narrow_dot_avx2::<true>(dst, src, table, removed, added, weights)
+            // (AVX-512 implies AVX2); the guard checked the lengths and row indices.
+            unsafe {
+                x86_linear::update_narrow_dot_avx2::<SQUARED>(
+                    dst, src, table, removed, added, weights,
+                )
             },
-            _ => scalar::update_narrow_screlu_dot(dst, src, table, removed, added, weights),
+            _ if SQUARED => {
+                scalar::update_narrow_screlu_dot(dst, src, table, removed, added, weights)
+            }
+            _ => scalar::update_narrow_dot(dst, src, table, removed, added, weights),
         }
     }
 

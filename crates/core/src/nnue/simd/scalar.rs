@@ -11,6 +11,17 @@ pub fn row<T>(table: &[T], feature: u32, width: usize) -> Option<&[T]> {
 /// See [`super::Kernel::update`]. Rows outside `table` count as zero and a
 /// short `src` leaves the rest of `dst` as zero, so no input can panic.
 pub fn update(dst: &mut [i16], src: &[i16], table: &[i16], removed: &[u32], added: &[u32]) {
+    apply_rows(dst, src, table, removed, added);
+}
+
+/// [`update`] and [`update_narrow`] in one body, generic over the row type (each
+/// instance is compiled for its own type, so neither pays for the other): rows
+/// are widened to int16 (`i16::from`, the identity for int16 rows) and applied
+/// with wrapping arithmetic.
+fn apply_rows<T: Copy>(dst: &mut [i16], src: &[i16], table: &[T], removed: &[u32], added: &[u32])
+where
+    i16: From<T>,
+{
     let n = dst.len();
     dst.fill(0);
     for (d, &s) in dst.iter_mut().zip(src) {
@@ -18,12 +29,12 @@ pub fn update(dst: &mut [i16], src: &[i16], table: &[i16], removed: &[u32], adde
     }
     for &f in removed {
         for (d, &w) in dst.iter_mut().zip(row(table, f, n).unwrap_or(&[])) {
-            *d = d.wrapping_sub(w);
+            *d = d.wrapping_sub(i16::from(w));
         }
     }
     for &f in added {
         for (d, &w) in dst.iter_mut().zip(row(table, f, n).unwrap_or(&[])) {
-            *d = d.wrapping_add(w);
+            *d = d.wrapping_add(i16::from(w));
         }
     }
 }
@@ -74,21 +85,7 @@ pub fn clipped_relu(input: &[i32], out: &mut [u8]) {
 /// to int16 before it is added or subtracted (so the result is the one the int16
 /// table holding the same values gives).
 pub fn update_narrow(dst: &mut [i16], src: &[i16], table: &[i8], removed: &[u32], added: &[u32]) {
-    let n = dst.len();
-    dst.fill(0);
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = s;
-    }
-    for &f in removed {
-        for (d, &w) in dst.iter_mut().zip(row(table, f, n).unwrap_or(&[])) {
-            *d = d.wrapping_sub(i16::from(w));
-        }
-    }
-    for &f in added {
-        for (d, &w) in dst.iter_mut().zip(row(table, f, n).unwrap_or(&[])) {
-            *d = d.wrapping_add(i16::from(w));
-        }
-    }
+    apply_rows(dst, src, table, removed, added);
 }
 
 /// See [`super::Kernel::clamped_dot`].

@@ -15,29 +15,32 @@ const L256: usize = 16;
 /// Lanes of a 128-bit register of i16.
 const L128: usize = 8;
 
-/// Scalar update of elements `start..n` (what no full SIMD tile covers).
+/// Scalar update of elements `start..n` (what no full SIMD tile covers), from
+/// int16 rows or, widened, int8 ones: the tail of every x86 update kernel.
 ///
 /// # Safety
 /// As for the SIMD update kernels: `src.len() >= dst.len()` and every row index
 /// is inside `table`.
-unsafe fn update_tail(
+pub(super) unsafe fn update_tail<T: Copy>(
     dst: &mut [i16],
     src: &[i16],
-    table: &[i16],
+    table: &[T],
     removed: &[u32],
     added: &[u32],
     start: usize,
-) {
+) where
+    i16: From<T>,
+{
     let n = dst.len();
     for i in start..n {
         // SAFETY: `i < n <= src.len()` and `f * n + i < (f + 1) * n <= table.len()`.
         unsafe {
             let mut v = *src.get_unchecked(i);
             for &f in removed {
-                v = v.wrapping_sub(*table.get_unchecked(f as usize * n + i));
+                v = v.wrapping_sub(i16::from(*table.get_unchecked(f as usize * n + i)));
             }
             for &f in added {
-                v = v.wrapping_add(*table.get_unchecked(f as usize * n + i));
+                v = v.wrapping_add(i16::from(*table.get_unchecked(f as usize * n + i)));
             }
             *dst.get_unchecked_mut(i) = v;
         }
@@ -204,6 +207,59 @@ fn hsum4_avx2(s: [__m256i; 4], bias: __m128i) -> __m128i {
     _mm_add_epi32(s, bias)
 }
 
+/// The row loops of the AVX2 and VNNI affine kernels, written once for any
+/// register width: blocks of four output rows share each input load, then the
+/// rows left over one by one. `$dot(sum, x, w)` adds the u8·i8 products of one
+/// chunk of `$chunk` inputs to `sum`; `$fold` narrows a block's sums to 256 bits
+/// for [`hsum4_avx2`] and `$reduce` sums one register. A macro, not a generic
+/// function: each width's intrinsics are distinct functions on distinct types,
+/// and every expansion is the plain loop written out, as fast as before.
+///
+/// The caller must be a function enabling the instruction sets the intrinsics
+/// need, and must have checked `affine_shapes_ok` with `$chunk` dividing the row
+/// width.
+macro_rules! affine_rows {
+    ($input:ident, $weights:ident, $bias:ident, $out:ident; chunk: $chunk:expr,
+     zero: $zero:ident, load: $load:ident, dot: $dot:expr, fold: $fold:expr,
+     reduce: $reduce:expr) => {{
+        let width = $input.len();
+        let rows = $out.len();
+        let x_ptr = $input.as_ptr();
+        let full = rows / 4 * 4;
+        for o in (0..full).step_by(4) {
+            let mut sums = [$zero(); 4];
+            // SAFETY: rows `o..o + 4` are below `rows`, each has `width` weights
+            // (checked), and every chunk ends at or before `width`.
+            unsafe {
+                let w_ptr = $weights.as_ptr().add(o * width);
+                for c in (0..width).step_by($chunk) {
+                    let x = $load(x_ptr.add(c).cast());
+                    for (k, sum) in sums.iter_mut().enumerate() {
+                        let w = $load(w_ptr.add(k * width + c).cast());
+                        *sum = $dot(*sum, x, w);
+                    }
+                }
+                let b = _mm_loadu_si128($bias.as_ptr().add(o).cast());
+                let four = hsum4_avx2(sums.map($fold), b);
+                _mm_storeu_si128($out.as_mut_ptr().add(o).cast(), four);
+            }
+        }
+        for o in full..rows {
+            // SAFETY: as above for the single row `o`.
+            let sum = unsafe {
+                let mut sum = $zero();
+                for c in (0..width).step_by($chunk) {
+                    let x = $load(x_ptr.add(c).cast());
+                    let w = $load($weights.as_ptr().add(o * width + c).cast());
+                    sum = $dot(sum, x, w);
+                }
+                $reduce(sum)
+            };
+            $out[o] = $bias[o].wrapping_add(sum);
+        }
+    }};
+}
+
 /// AVX2 [`super::Kernel::affine`]: four output rows at a time share each input
 /// load; `maddubs` multiplies u8 inputs by i8 weights into i16 pairs, `madd` with
 /// ones widens to i32.
@@ -215,41 +271,14 @@ pub unsafe fn affine_avx2(input: &[u8], weights: &[i8], bias: &[i32], out: &mut 
     if !affine_shapes_ok(input, weights, bias, out, 32) {
         return scalar::affine(input, weights, bias, out);
     }
-    let width = input.len();
     let ones = _mm256_set1_epi16(1);
-    let rows = out.len();
-    let full = rows / 4 * 4;
-    let x_ptr = input.as_ptr();
-    for o in (0..full).step_by(4) {
-        let mut sums = [_mm256_setzero_si256(); 4];
-        // SAFETY: rows `o..o + 4` are below `rows`, each has `width` weights
-        // (checked), and every chunk ends at or before `width`.
-        unsafe {
-            let w_ptr = weights.as_ptr().add(o * width);
-            for c in (0..width).step_by(32) {
-                let x = _mm256_loadu_si256(x_ptr.add(c).cast());
-                for (k, sum) in sums.iter_mut().enumerate() {
-                    let w = _mm256_loadu_si256(w_ptr.add(k * width + c).cast());
-                    let products = _mm256_maddubs_epi16(x, w);
-                    *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(products, ones));
-                }
-            }
-            let b = _mm_loadu_si128(bias.as_ptr().add(o).cast());
-            _mm_storeu_si128(out.as_mut_ptr().add(o).cast(), hsum4_avx2(sums, b));
-        }
-    }
-    for o in full..rows {
-        let mut sum = _mm256_setzero_si256();
-        // SAFETY: as above for the single row `o`.
-        unsafe {
-            for c in (0..width).step_by(32) {
-                let x = _mm256_loadu_si256(x_ptr.add(c).cast());
-                let w = _mm256_loadu_si256(weights.as_ptr().add(o * width + c).cast());
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), ones));
-            }
-        }
-        out[o] = bias[o].wrapping_add(hsum_avx2(sum));
-    }
+    let dot =
+        |sum, x, w| _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), ones));
+    affine_rows!(
+        input, weights, bias, out;
+        chunk: 32, zero: _mm256_setzero_si256, load: _mm256_loadu_si256,
+        dot: dot, fold: |s| s, reduce: hsum_avx2
+    );
 }
 
 /// AVX-512 VNNI [`super::Kernel::affine`]: `vpdpbusd` accumulates four u8·i8
@@ -263,76 +292,20 @@ pub unsafe fn affine_vnni(input: &[u8], weights: &[i8], bias: &[i32], out: &mut 
     if !affine_shapes_ok(input, weights, bias, out, 32) {
         return scalar::affine(input, weights, bias, out);
     }
-    let width = input.len();
-    let rows = out.len();
-    let x_ptr = input.as_ptr();
-    if width.is_multiple_of(64) {
-        let full = rows / 4 * 4;
-        for o in (0..full).step_by(4) {
-            let mut sums = [_mm512_setzero_si512(); 4];
-            // SAFETY: as in `affine_avx2`, with 64-byte chunks (`width % 64 == 0`).
-            unsafe {
-                let w_ptr = weights.as_ptr().add(o * width);
-                for c in (0..width).step_by(64) {
-                    let x = _mm512_loadu_si512(x_ptr.add(c).cast());
-                    for (k, sum) in sums.iter_mut().enumerate() {
-                        let w = _mm512_loadu_si512(w_ptr.add(k * width + c).cast());
-                        *sum = _mm512_dpbusd_epi32(*sum, x, w);
-                    }
-                }
-                // Fold 512 -> 256 bits, then the AVX2 four-way horizontal sum.
-                let halves = sums.map(|s| {
-                    _mm256_add_epi32(_mm512_castsi512_si256(s), _mm512_extracti64x4_epi64(s, 1))
-                });
-                let b = _mm_loadu_si128(bias.as_ptr().add(o).cast());
-                _mm_storeu_si128(out.as_mut_ptr().add(o).cast(), hsum4_avx2(halves, b));
-            }
-        }
-        for o in full..rows {
-            // SAFETY: as above for the single row `o`.
-            let sum = unsafe {
-                let mut sum = _mm512_setzero_si512();
-                for c in (0..width).step_by(64) {
-                    let x = _mm512_loadu_si512(x_ptr.add(c).cast());
-                    let w = _mm512_loadu_si512(weights.as_ptr().add(o * width + c).cast());
-                    sum = _mm512_dpbusd_epi32(sum, x, w);
-                }
-                _mm512_reduce_add_epi32(sum)
-            };
-            out[o] = bias[o].wrapping_add(sum);
-        }
+    if input.len().is_multiple_of(64) {
+        // Fold 512 -> 256 bits, then the AVX2 four-way horizontal sum.
+        let fold = |s| _mm256_add_epi32(_mm512_castsi512_si256(s), _mm512_extracti64x4_epi64(s, 1));
+        affine_rows!(
+            input, weights, bias, out;
+            chunk: 64, zero: _mm512_setzero_si512, load: _mm512_loadu_si512,
+            dot: _mm512_dpbusd_epi32, fold: fold, reduce: _mm512_reduce_add_epi32
+        );
     } else {
-        let full = rows / 4 * 4;
-        for o in (0..full).step_by(4) {
-            let mut sums = [_mm256_setzero_si256(); 4];
-            // SAFETY: 32-byte chunks of rows `o..o + 4`, each of `width` (a multiple
-            // of 32) weights, all checked by `affine_shapes_ok`.
-            unsafe {
-                let w_ptr = weights.as_ptr().add(o * width);
-                for c in (0..width).step_by(32) {
-                    let x = _mm256_loadu_si256(x_ptr.add(c).cast());
-                    for (k, sum) in sums.iter_mut().enumerate() {
-                        let w = _mm256_loadu_si256(w_ptr.add(k * width + c).cast());
-                        *sum = _mm256_dpbusd_epi32(*sum, x, w);
-                    }
-                }
-                let b = _mm_loadu_si128(bias.as_ptr().add(o).cast());
-                _mm_storeu_si128(out.as_mut_ptr().add(o).cast(), hsum4_avx2(sums, b));
-            }
-        }
-        for o in full..rows {
-            // SAFETY: as above for the single row `o`.
-            let sum = unsafe {
-                let mut sum = _mm256_setzero_si256();
-                for c in (0..width).step_by(32) {
-                    let x = _mm256_loadu_si256(x_ptr.add(c).cast());
-                    let w = _mm256_loadu_si256(weights.as_ptr().add(o * width + c).cast());
-                    sum = _mm256_dpbusd_epi32(sum, x, w);
-                }
-                sum
-            };
-            out[o] = bias[o].wrapping_add(hsum_avx2(sum));
-        }
+        affine_rows!(
+            input, weights, bias, out;
+            chunk: 32, zero: _mm256_setzero_si256, load: _mm256_loadu_si256,
+            dot: _mm256_dpbusd_epi32, fold: |s| s, reduce: hsum_avx2
+        );
     }
 }
 

@@ -68,15 +68,8 @@ pub unsafe fn clamped_dot_avx2(acc: &[i16], weights: &[i8]) -> i32 {
         even = _mm256_add_epi32(even, unsafe { dot_step(a.add(i), w.add(i)) });
         i += DOT_STEP;
     }
-    let sum = _mm256_add_epi32(even, odd);
-    let half = _mm_add_epi32(
-        _mm256_castsi256_si128(sum),
-        _mm256_extracti128_si256(sum, 1),
-    );
-    let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
-    let total = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
     let tail = super::scalar::clamped_dot(&acc[i..n], &weights[i..n]);
-    _mm_cvtsi128_si32(total).wrapping_add(tail)
+    hsum(_mm256_add_epi32(even, odd)).wrapping_add(tail)
 }
 
 /// `Σ clamp(x[i], 0, 127) · w[i]` for the 32 values of two registers (`lo` the
@@ -180,16 +173,8 @@ unsafe fn fused_update_dot<const SQUARED: bool, R: AsRef<[u32]>, A: AsRef<[u32]>
     let tiled = start;
     // The values no whole tile covers (none for widths that are multiples of
     // 128): update them one by one, then read them back for the dot product.
-    for i in tiled..n {
-        let mut v = src[i];
-        for &f in removed {
-            v = v.wrapping_sub(i16::from(table[f as usize * n + i]));
-        }
-        for &f in added {
-            v = v.wrapping_add(i16::from(table[f as usize * n + i]));
-        }
-        dst[i] = v;
-    }
+    // SAFETY: forwarded from the caller.
+    unsafe { super::x86::update_tail(dst, src, table, removed, added, tiled) };
     let (tail, tail_weights) = (&dst[tiled..], &weights[tiled..n]);
     // SAFETY: AVX2 is present (this function's contract).
     let rest = unsafe {
@@ -297,14 +282,6 @@ pub unsafe fn update_narrow_avx2(
         }
         start += LANES;
     }
-    for i in start..n {
-        let mut v = src[i];
-        for &f in removed {
-            v = v.wrapping_sub(i16::from(table[f as usize * n + i]));
-        }
-        for &f in added {
-            v = v.wrapping_add(i16::from(table[f as usize * n + i]));
-        }
-        dst[i] = v;
-    }
+    // SAFETY: forwarded from the caller.
+    unsafe { super::x86::update_tail(dst, src, table, removed, added, start) };
 }
