@@ -65,11 +65,15 @@ enum Singular {
 }
 
 impl Worker<'_, '_> {
-    /// Principal variation search of a non-root node.
+    /// Principal variation search of a non-root node. `in_check` says whether the
+    /// side to move in `pos` is in check: the parent knows it already (whether
+    /// its move gave check), so the node does not test the board again, once per
+    /// search of the same child (reduced search and re-searches).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn search(
         &mut self,
         pos: &Chess,
+        in_check: bool,
         mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
@@ -78,14 +82,14 @@ impl Worker<'_, '_> {
         cut_node: bool,
         null_ok: bool,
     ) -> i32 {
+        debug_assert_eq!(in_check, pos.is_check());
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, 0, None);
+            return self.qsearch(pos, alpha, beta, ply, 0, None, Some(in_check));
         }
         self.enter(ply);
         if self.stopped {
             return 0;
         }
-        let in_check = pos.is_check();
         if let Some(v) = self.draw_or_horizon(pos, in_check, ply) {
             return v;
         }
@@ -198,6 +202,7 @@ impl Worker<'_, '_> {
         self.td.stack[ply].excluded = e.mv;
         let v = self.search(
             pos,
+            node.in_check,
             (depth - 1) / 2,
             singular_beta - 1,
             singular_beta,
@@ -265,8 +270,11 @@ impl Worker<'_, '_> {
         self.td.stack[node.ply].moved = None;
         self.td.evaluator.push_null();
         self.keys.push(super::worker::key(&null_pos));
+        // Not in check: the side to move now is the one that was not to move
+        // before the pass, whose king a legal position leaves unattacked.
         let v = -self.search(
             &null_pos,
+            false,
             node.depth - 1 - r,
             -beta,
             -beta + 1,
@@ -417,6 +425,8 @@ impl Worker<'_, '_> {
 
     /// Searches one child: the first move with the full window, later ones with a
     /// null window, reduced if late and quiet, re-searched when they beat alpha.
+    /// Every search of the child is told whether it is in check (the move gave
+    /// check), so it does not test its board again.
     fn search_child(
         &mut self,
         child: &Chess,
@@ -436,11 +446,22 @@ impl Worker<'_, '_> {
         let new_depth = node.depth - 1 + check + singular;
         if index == 1 {
             let cut = !pv_node && !node.cut_node;
-            return -self.search(child, new_depth, -beta, -alpha, ply + 1, pv_node, cut, true);
+            return -self.search(
+                child,
+                gives_check,
+                new_depth,
+                -beta,
+                -alpha,
+                ply + 1,
+                pv_node,
+                cut,
+                true,
+            );
         }
         let r = self.reduction(node, &m, index, gives_check, new_depth);
         let mut v = -self.search(
             child,
+            gives_check,
             new_depth - r,
             -alpha - 1,
             -alpha,
@@ -453,6 +474,7 @@ impl Worker<'_, '_> {
             let cut = !node.cut_node;
             v = -self.search(
                 child,
+                gives_check,
                 new_depth,
                 -alpha - 1,
                 -alpha,
@@ -463,7 +485,17 @@ impl Worker<'_, '_> {
             );
         }
         if pv_node && v > alpha && v < beta {
-            v = -self.search(child, new_depth, -beta, -alpha, ply + 1, true, false, true);
+            v = -self.search(
+                child,
+                gives_check,
+                new_depth,
+                -beta,
+                -alpha,
+                ply + 1,
+                true,
+                false,
+                true,
+            );
         }
         v
     }

@@ -28,7 +28,10 @@ enum Start {
 
 impl Worker<'_, '_> {
     /// Quiescence search at `ply`, `qply` plies into quiescence; `last_to` is the
-    /// previous move's destination (for the recapture-only phase).
+    /// previous move's destination (for the recapture-only phase). `in_check`:
+    /// whether the side to move is in check when the caller knows it (a main
+    /// search node at depth 0, told by its parent), else `None` and tested here.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn qsearch(
         &mut self,
         pos: &Chess,
@@ -37,6 +40,7 @@ impl Worker<'_, '_> {
         ply: usize,
         qply: u32,
         last_to: Option<Square>,
+        in_check: Option<bool>,
     ) -> i32 {
         self.td.pv_len[ply.min(MAX_PLY)] = ply.min(MAX_PLY);
         self.tick();
@@ -55,7 +59,7 @@ impl Worker<'_, '_> {
         if let Some(v) = tt.and_then(|e| tt_cutoff(&e, ply, alpha, beta)) {
             return v;
         }
-        let in_check = pos.is_check();
+        let in_check = in_check.unwrap_or_else(|| pos.is_check());
         let tt_move = tt.map_or(0, |e| e.mv);
         let tt_eval = tt.map(|e| e.eval).filter(|e| e.abs() < MATE_BOUND);
         let eval = (!in_check).then(|| tt_eval.unwrap_or_else(|| self.evaluate(pos)));
@@ -73,7 +77,7 @@ impl Worker<'_, '_> {
             }
             self.td.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));
             let child = self.make(pos, m);
-            let v = -self.qsearch(&child, -beta, -a, ply + 1, qply + 1, Some(m.to()));
+            let v = -self.qsearch(&child, -beta, -a, ply + 1, qply + 1, Some(m.to()), None);
             self.unmake();
             if self.stopped {
                 return 0;

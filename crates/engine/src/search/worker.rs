@@ -361,7 +361,17 @@ impl<'a, 'b> Worker<'a, 'b> {
             let new_depth = depth - 1 + i32::from(gives_check);
             let mut v;
             if i == first {
-                v = -self.search(&child, new_depth, -beta, -alpha, 1, true, false, true);
+                v = -self.search(
+                    &child,
+                    gives_check,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    1,
+                    true,
+                    false,
+                    true,
+                );
             } else {
                 let quiet = !is_tactical(&m) && !gives_check;
                 let r = if depth >= LMR_MIN_DEPTH && quiet && i >= first + LMR_ROOT_FROM {
@@ -373,6 +383,7 @@ impl<'a, 'b> Worker<'a, 'b> {
                 // expected to cut (the flag before `null_ok`).
                 v = -self.search(
                     &child,
+                    gives_check,
                     new_depth - r,
                     -alpha - 1,
                     -alpha,
@@ -382,10 +393,30 @@ impl<'a, 'b> Worker<'a, 'b> {
                     true,
                 );
                 if v > alpha && r > 0 {
-                    v = -self.search(&child, new_depth, -alpha - 1, -alpha, 1, false, true, true);
+                    v = -self.search(
+                        &child,
+                        gives_check,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        1,
+                        false,
+                        true,
+                        true,
+                    );
                 }
                 if v > alpha && v < beta {
-                    v = -self.search(&child, new_depth, -beta, -alpha, 1, true, false, true);
+                    v = -self.search(
+                        &child,
+                        gives_check,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        1,
+                        true,
+                        false,
+                        true,
+                    );
                 }
             }
             self.unmake();
@@ -444,7 +475,7 @@ impl<'a, 'b> Worker<'a, 'b> {
 
     /// Quiescence search of the root position with a full window.
     pub(crate) fn qsearch_root(&mut self, pos: &Chess) -> i32 {
-        self.qsearch(pos, -INFINITE, INFINITE, 0, 0, None)
+        self.qsearch(pos, -INFINITE, INFINITE, 0, 0, None, None)
     }
 
     /// Stores a node's result; the bound follows from where `best` fell in the
