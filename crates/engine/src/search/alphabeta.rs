@@ -444,58 +444,37 @@ impl Worker<'_, '_> {
             0
         };
         let new_depth = node.depth - 1 + check + singular;
-        if index == 1 {
-            let cut = !pv_node && !node.cut_node;
-            return -self.search(
+        // Every search of the child differs only in depth, window and node kind.
+        let reply = |s: &mut Self, depth: i32, window: (i32, i32), pv: bool, cut: bool| {
+            -s.search(
                 child,
                 gives_check,
-                new_depth,
-                -beta,
-                -alpha,
+                depth,
+                window.0,
+                window.1,
                 ply + 1,
-                pv_node,
+                pv,
                 cut,
                 true,
+            )
+        };
+        if index == 1 {
+            return reply(
+                self,
+                new_depth,
+                (-beta, -alpha),
+                pv_node,
+                !pv_node && !node.cut_node,
             );
         }
         let r = self.reduction(node, &m, index, gives_check, new_depth);
-        let mut v = -self.search(
-            child,
-            gives_check,
-            new_depth - r,
-            -alpha - 1,
-            -alpha,
-            ply + 1,
-            false,
-            true,
-            true,
-        );
+        let null_window = (-alpha - 1, -alpha);
+        let mut v = reply(self, new_depth - r, null_window, false, true);
         if v > alpha && r > 0 {
-            let cut = !node.cut_node;
-            v = -self.search(
-                child,
-                gives_check,
-                new_depth,
-                -alpha - 1,
-                -alpha,
-                ply + 1,
-                false,
-                cut,
-                true,
-            );
+            v = reply(self, new_depth, null_window, false, !node.cut_node);
         }
         if pv_node && v > alpha && v < beta {
-            v = -self.search(
-                child,
-                gives_check,
-                new_depth,
-                -beta,
-                -alpha,
-                ply + 1,
-                true,
-                false,
-                true,
-            );
+            v = reply(self, new_depth, (-beta, -alpha), true, false);
         }
         v
     }

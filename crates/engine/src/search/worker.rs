@@ -359,19 +359,23 @@ impl<'a, 'b> Worker<'a, 'b> {
             let child = self.make(pos, m);
             let gives_check = child.is_check();
             let new_depth = depth - 1 + i32::from(gives_check);
-            let mut v;
-            if i == first {
-                v = -self.search(
+            // Every search of the child differs only in depth, window and node kind.
+            let reply = |s: &mut Self, depth: i32, window: (i32, i32), pv: bool, cut: bool| {
+                -s.search(
                     &child,
                     gives_check,
-                    new_depth,
-                    -beta,
-                    -alpha,
+                    depth,
+                    window.0,
+                    window.1,
                     1,
+                    pv,
+                    cut,
                     true,
-                    false,
-                    true,
-                );
+                )
+            };
+            let mut v;
+            if i == first {
+                v = reply(self, new_depth, (-beta, -alpha), true, false);
             } else {
                 let quiet = !is_tactical(&m) && !gives_check;
                 let r = if depth >= LMR_MIN_DEPTH && quiet && i >= first + LMR_ROOT_FROM {
@@ -381,42 +385,13 @@ impl<'a, 'b> Worker<'a, 'b> {
                 };
                 // A later root move is expected to fail low, so the reply is
                 // expected to cut (the flag before `null_ok`).
-                v = -self.search(
-                    &child,
-                    gives_check,
-                    new_depth - r,
-                    -alpha - 1,
-                    -alpha,
-                    1,
-                    false,
-                    true,
-                    true,
-                );
+                let null_window = (-alpha - 1, -alpha);
+                v = reply(self, new_depth - r, null_window, false, true);
                 if v > alpha && r > 0 {
-                    v = -self.search(
-                        &child,
-                        gives_check,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        1,
-                        false,
-                        true,
-                        true,
-                    );
+                    v = reply(self, new_depth, null_window, false, true);
                 }
                 if v > alpha && v < beta {
-                    v = -self.search(
-                        &child,
-                        gives_check,
-                        new_depth,
-                        -beta,
-                        -alpha,
-                        1,
-                        true,
-                        false,
-                        true,
-                    );
+                    v = reply(self, new_depth, (-beta, -alpha), true, false);
                 }
             }
             self.unmake();
