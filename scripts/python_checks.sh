@@ -86,4 +86,12 @@ if $study; then
   # the table, JSON and chart: the study's whole path in seconds (says nothing about strength).
   rm -rf target/study-small
   "$python" -m nnue_scripts.study --small --no-build --out-dir target/study-small
+  # The report of a finished run, written again from the saved steps alone: it must list
+  # every pairing's games and no note of a run in progress.
+  "$python" -m nnue_scripts.study --small --no-build --out-dir target/study-small --report-only \
+    > target/study-small/report-only.txt
+  if grep -q "a run in progress" target/study-small/report-only.txt; then
+    echo "python_checks.sh: study --report-only calls the finished small run unfinished" >&2
+    exit 1
+  fi
 fi

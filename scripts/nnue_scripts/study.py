@@ -11,6 +11,7 @@ and rates them jointly relative to All.
                                  [--draw-moves 8] [--draw-score 10] [--draw-after 40]
                                  [--feature-count 20000] [--bench-depth 10]
                                  [--threads 2] [--concurrency 2] [--out-dir target/study] [--no-build]
+                                 [--report-only]
     python -m nnue_scripts.study --small      # two sets and PQR, the shipped sample data, a few games
 
 For every (set, seed) it runs `nnue-learn train` with the same options (the thesis'
@@ -41,14 +42,17 @@ seeds' games, and with several seeds each seed's own rating gives the spread.
 Output in --out-dir: study.md (the table: set, thesis name where it differs, inputs,
 active features, updates per move, minimum validation loss, training positions/s, search
 nodes/s, Elo at each condition with its 95 % interval, the thesis' Elo where it has one),
-study.json (every figure), study-elo.png (when matplotlib is installed), log.jsonl (every
+study.json (every figure), study-elo.png and study-loss.png (the Elo chart and every net's
+validation loss per epoch, when matplotlib is installed), log.jsonl (every
 command run, one JSON object a line), and what each step made: nets/, features/, bench/,
 games/<condition>/. A rerun does only what is missing (an interrupted training resumes
 from its checkpoint; games are saved as they end); it refuses an --out-dir made with other
 settings (data, shape, loss, budget, game conditions, adjudication, measurements), naming
 each difference. Sets, seeds and --games may change between runs: new ones are added. A
 directory made before score adjudication existed resumes with both rules off
-(--resign-score 0 --draw-moves 0).
+(--resign-score 0 --draw-moves 0). --report-only writes the report from what the
+directory holds so far, training, measuring and playing nothing, with a note per condition
+on how many of its games are played: a look at a run in progress from another shell.
 Exit status: 0 on success, 1 when a step fails or a game failed (crash, illegal move,
 time forfeit), 2 on a usage error.
 """
@@ -233,10 +237,17 @@ def tournament_pairings(sets, seeds, round_robin_max=ROUND_ROBIN_MAX):
     return pairs
 
 
+def validation_points(rows):
+    """[(epoch, val_loss)] of the CSV rows (dicts of strings) of epochs >= 1 with a
+    finite validation loss."""
+    points = [(int(r["epoch"]), float(r["val_loss"])) for r in rows
+              if int(r["epoch"]) >= 1 and r.get("val_loss") not in (None, "")]
+    return [(e, v) for e, v in points if math.isfinite(v)]
+
+
 def min_validation_loss(rows):
-    """The least val_loss of the CSV rows (dicts of strings) of epochs >= 1, or None."""
-    values = [float(r["val_loss"]) for r in rows if int(r["epoch"]) >= 1 and r.get("val_loss") not in (None, "")]
-    values = [v for v in values if math.isfinite(v)]
+    """The least val_loss of the CSV rows of epochs >= 1, or None."""
+    values = [v for _, v in validation_points(rows)]
     return min(values) if values else None
 
 
@@ -415,6 +426,19 @@ def markdown_table(rows, conditions):
     return lines
 
 
+def progress_notes(sets, seeds, games, results):
+    """For a report of a run in progress (--report-only): per condition whose games are
+    not all played, how many of them are."""
+    planned = len(tournament_pairings(sets, seeds)) * games
+    notes = []
+    for condition, rows in results.items():
+        played = sum(w + d + l for _, _, w, d, l in rows)
+        if played < planned:
+            notes.append(f"a run in progress: {condition_label(condition)}, {played:,} of {planned:,} games "
+                         "played; its ratings are on those games")
+    return notes
+
+
 def condition_label(condition):
     """'nodes20000' -> '20000 nodes', 'movetime0.1' -> '100 ms'."""
     if condition.startswith("nodes"):
@@ -582,9 +606,11 @@ def train_net(study, args, spec, seed, progress, init=None):
     name = net_name(spec, seed)
     config = {"set": spec, "seed": seed}
     if spec == PQR_FINE_TUNED:
+        if init is None:  # --report-only, before the All net is trained
+            return None
         config["init_sha256"] = init["sha256"]
     record = study.load("nets", f"{name}.json", config=config)
-    if record:
+    if record or args.report_only:
         return record
     os.makedirs(study.path("nets"), exist_ok=True)
     net, checkpoints = study.path("nets", f"{name}.nnue"), study.path("nets", f"{name}-ckpt")
@@ -618,8 +644,8 @@ def measure_features(study, args, spec):
     """`nnue-learn features --json` for one set, or None when the command is missing."""
     config = {"set": spec, "data": os.path.abspath(args.feature_data), "count": args.feature_count}
     record = study.load("features", f"{slug(spec)}.json", config=config)
-    if record:
-        return record["figures"]
+    if record or args.report_only:
+        return record and record["figures"]
     os.makedirs(study.path("features"), exist_ok=True)
     command = [binary("nnue-learn"), "features", "--feature-set", feature_set_of(spec), "--data", args.feature_data,
                "--count", str(args.feature_count), "--json"]
@@ -643,6 +669,8 @@ def bench_net(study, args, spec, seed, train_record):
     config = {"net_sha256": train_record["sha256"], "depth": args.bench_depth,
               "eval_depth": args.eval_bench_depth}
     path = study.path("bench", f"{name}.json")
+    if args.report_only:
+        return study.load("bench", f"{name}.json", config=config)
     if os.path.exists(path) and (study.load("bench", f"{name}.json") or {}).get("evaluations_per_second") is None:
         os.remove(path)  # made before `evalbench` existed: measured again
     record = study.load("bench", f"{name}.json", config=config)
@@ -711,7 +739,7 @@ def play_tournament(study, args, trainings, condition):
         name = net_name(spec, seed)
         entrants[name] = gauntlet.Entrant(name, [binary("nnue")], "uci", {**ENGINE_OPTIONS, "EvalFile": record["net"]})
     sha = {net_name(*key): record["sha256"] for key, record in trainings.items()}
-    pairings = tournament_pairings(args.sets, args.seeds)
+    pairings = [p for p in tournament_pairings(args.sets, args.seeds) if p[0] in entrants and p[1] in entrants]
     saved, configs, paths, jobs = {}, {}, {}, []
     for a, b in pairings:
         config = gauntlet.pairing_config(gargs, entrants[a], entrants[b], args.book)
@@ -719,7 +747,7 @@ def play_tournament(study, args, trainings, condition):
         configs[(a, b)] = config
         paths[(a, b)] = gauntlet.pairing_path(directory, entrants[a], entrants[b], ".json")
         saved[(a, b)] = load_pairing(paths[(a, b)], config)
-    for index in range(args.games):
+    for index in range(0 if args.report_only else args.games):
         for key in pairings:
             if index not in saved[key]:
                 jobs.append((index, (entrants[key[0]].player(), entrants[key[1]].player()), book, key))
@@ -777,6 +805,44 @@ def elo_chart(path, rows, conditions):
     ax.axvline(0, color="grey", linewidth=0.8)
     ax.set_xlabel("Elo relative to All (95 % interval)")
     ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return None
+
+
+def validation_curves(trainings):
+    """{net name: [(epoch, validation loss)]} from each net's training CSV, the PQR
+    entries left out (their loss is another quantity)."""
+    curves = {}
+    for (spec, seed), record in trainings.items():  # in training order: the sets as listed
+        csv_path = os.path.splitext(record["net"])[0] + ".csv"
+        if spec in PQR_ENTRIES or not os.path.exists(csv_path):
+            continue
+        with open(csv_path) as f:
+            rows = list(csv.DictReader(f))
+        curves[net_name(spec, seed)] = validation_points(rows)
+    return curves
+
+
+def loss_chart(path, curves):
+    """Every net's validation loss per epoch in one chart (log scale); returns a note when
+    matplotlib is missing."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "the loss chart needs matplotlib (pip install matplotlib); skipped"
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for i, (name, points) in enumerate(curves.items()):
+        style = "-" if i < 10 else "--"  # the default cycle has ten colours
+        ax.plot([e for e, _ in points], [v for _, v in points], style, label=name, linewidth=1.2)
+    ax.set_yscale("log")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("validation loss")
+    ax.legend(fontsize="x-small", ncol=2)
+    ax.grid(True, which="both", linewidth=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -866,6 +932,9 @@ def parse_args(argv=None):
     parser.add_argument("--concurrency", type=int, default=2, help="games at a time")
     parser.add_argument("--out-dir", default=None, help="default target/study (--small: target/study-small)")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
+    parser.add_argument("--report-only", action="store_true",
+                        help="write the report from what --out-dir holds, training and playing nothing "
+                             "(for a look at a run in progress)")
     args = parser.parse_args(argv)
     defaults = SMALL if args.small else FULL
     for key, value in defaults.items():
@@ -900,28 +969,38 @@ def main(argv=None):
     try:
         study.check_settings(settings_of(args))
         study.log({"start": {k: v for k, v in vars(args).items()}})
-        if not args.no_build:
+        if not args.no_build and not args.report_only:
             study.run("build", ["cargo", "build", "--release", "--bin", "nnue", "--bin", "nnue-learn"])
         check_sets(args.sets)
         keys = training_order(args.sets, args.seeds)
-        trainings = {}
+        trainings, notes = {}, []
         for i, (spec, seed) in enumerate(keys):
-            init = trainings[(ANCHOR, seed)] if spec == PQR_FINE_TUNED else None
-            trainings[(spec, seed)] = train_net(study, args, spec, seed, f"[{i + 1}/{len(keys)}]", init)
-        features, notes = {}, []
+            init = trainings.get((ANCHOR, seed)) if spec == PQR_FINE_TUNED else None
+            record = train_net(study, args, spec, seed, f"[{i + 1}/{len(keys)}]", init)
+            if record:
+                trainings[(spec, seed)] = record
+            else:
+                notes.append(f"{spec} (seed {seed}) is not trained yet")
+        features = {}
         for spec in args.sets:
             features[spec] = measure_features(study, args, spec)
-        if any(v is None for v in features.values()):
+        missing = [spec for spec, v in features.items() if v is None]
+        if missing and args.report_only:
+            notes.append(f"not measured yet: the feature counts of {', '.join(missing)}")
+        elif missing:
             notes.append("`nnue-learn features` was not available: inputs, active features and updates per move are missing")
-        benches = {key: bench_net(study, args, *key, trainings[key]) for key in keys}
+        benches = {key: bench_net(study, args, *key, trainings[key]) for key in trainings}
         conditions = conditions_of(args.nodes, args.movetime)
         ratings, results, failures, adjudicated = {}, {}, 0, {}
         for condition in conditions:
             results[condition], failed, adjudicated[condition] = play_tournament(study, args, trainings, condition)
             failures += failed
             ratings[condition] = relative_ratings(results[condition], args.sets, args.seeds)
+        if args.report_only:
+            notes += progress_notes(args.sets, args.seeds, args.games, results)
         rows = table_rows(args.sets, args.seeds, trainings, features, benches, ratings, conditions)
         chart_note = elo_chart(study.path("study-elo.png"), rows, conditions)
+        loss_chart(study.path("study-loss.png"), validation_curves(trainings))
         if chart_note:
             notes.append(chart_note)
             if os.path.exists(study.path("study-elo.png")):  # an older run's chart
@@ -933,7 +1012,7 @@ def main(argv=None):
         return 1
     print(text)
     print(f"study: done in {time.time() - started:.0f}s; {args.out_dir}/study.md, study.json"
-          + ("" if chart_note else ", study-elo.png"))
+          + ("" if chart_note else ", study-elo.png, study-loss.png"))
     study.log({"finished": round(time.time() - started, 1), "failures": failures})
     return 1 if failures else 0
 

@@ -100,6 +100,17 @@ class Pairings(unittest.TestCase):
         for a, b in pairs:
             self.assertEqual(b, "All-" + a.split("-")[-1])  # seed-matched
 
+    def test_progress_notes_count_the_games_played(self):
+        # Five sets: four pairings with All; 10 games each planned.
+        sets = ["All", "A", "B", "C", "D"]
+        results = {
+            "nodes300": [("A-s1", "All-s1", 3, 2, 1), ("B-s1", "All-s1", 0, 0, 0)],
+            "movetime0.1": [(f"{s}-s1", "All-s1", 5, 0, 5) for s in "ABCD"],
+        }
+        notes = study.progress_notes(sets, [1], 10, results)
+        self.assertEqual(len(notes), 1)  # 100 ms is complete
+        self.assertIn("300 nodes, 6 of 40 games played", notes[0])
+
 
 class RelativeRatings(unittest.TestCase):
     def test_one_pairing_is_the_score_as_elo(self):
@@ -179,6 +190,11 @@ class Parsers(unittest.TestCase):
         rows = [{"epoch": "0", "val_loss": "0.01"}, {"epoch": "1", "val_loss": "0.05"},
                 {"epoch": "2", "val_loss": "0.04"}, {"epoch": "3", "val_loss": "nan"}]
         self.assertEqual(study.min_validation_loss(rows), 0.04)
+
+    def test_validation_points_are_the_curve_of_the_loss_chart(self):
+        rows = [{"epoch": "0", "val_loss": "0.01"}, {"epoch": "1", "val_loss": "0.05"},
+                {"epoch": "2", "val_loss": ""}, {"epoch": "3", "val_loss": "inf"}, {"epoch": "4", "val_loss": "0.03"}]
+        self.assertEqual(study.validation_points(rows), [(1, 0.05), (4, 0.03)])
 
     def test_bench_needs_the_net(self):
         text = ("info string NNUE evaluation using /n.nnue [All 768->512x2-32-1] enabled\n"
