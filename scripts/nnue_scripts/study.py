@@ -664,18 +664,17 @@ def measure_features(study, args, spec):
 
 def bench_net(study, args, spec, seed, train_record):
     """Speed of one net: `nnue` in UCI mode, EvalFile, then `bench` (the search's
-    nodes/s) and `evalbench` (evaluations/s, each after its incremental update)."""
+    nodes/s) and `evalbench` (evaluations/s, each after its incremental update). A
+    record made by another engine build, or at other depths, is measured again: speed
+    belongs to the build that plays the games."""
     name = net_name(spec, seed)
-    config = {"net_sha256": train_record["sha256"], "depth": args.bench_depth,
-              "eval_depth": args.eval_bench_depth}
-    path = study.path("bench", f"{name}.json")
+    config = {"net_sha256": train_record["sha256"], "engine_sha256": common.file_sha256(binary("nnue")),
+              "depth": args.bench_depth, "eval_depth": args.eval_bench_depth}
+    saved = study.load("bench", f"{name}.json")
+    if saved and saved.get("config") == config:
+        return saved
     if args.report_only:
-        return study.load("bench", f"{name}.json", config=config)
-    if os.path.exists(path) and (study.load("bench", f"{name}.json") or {}).get("evaluations_per_second") is None:
-        os.remove(path)  # made before `evalbench` existed: measured again
-    record = study.load("bench", f"{name}.json", config=config)
-    if record:
-        return record
+        return None
     os.makedirs(study.path("bench"), exist_ok=True)
     net = train_record["net"]
     stdin = (f"setoption name EvalFile value {net}\nisready\nbench {args.bench_depth}\n"

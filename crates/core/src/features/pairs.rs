@@ -14,8 +14,16 @@
 
 use shakmaty::{Bitboard, Board, Color, File, Rank, Square};
 
-use super::block::{FeatureBlock, SeenSet, MAX_PIECES};
-use super::orient::{plane, relative_board, Orientation};
+use super::block::{diff_sorted, FeatureBlock, SeenSet, MAX_PIECES};
+use super::context::MoveContext;
+use super::delta::FeatureDelta;
+use super::orient::{orient, plane, relative_board, relative_piece, Orientation};
+
+/// The most lines one move touches: a [`super::BoardChange`] holds at most three
+/// pieces, each leaving one square and entering another.
+const MAX_TOUCHED: usize = 6;
+/// The most pairs on one line of eight squares.
+const MAX_LINE_PAIRS: usize = 7;
 
 /// Along which lines a [`Pairs`] block looks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -67,5 +75,84 @@ impl FeatureBlock for Pairs {
                 previous = Some(sq);
             }
         }
+    }
+
+    /// Only the lines through the squares the move left or entered can change: their
+    /// pairs before and after the move are diffed, a few squares each, instead of the
+    /// default's two complete lists (the update is what the search pays for a pair
+    /// block at every node).
+    fn changed(&self, mv: &MoveContext<'_>, delta: &mut FeatureDelta) {
+        let mut touched = [0usize; MAX_TOUCHED];
+        let mut count = 0;
+        for d in mv.change.pieces() {
+            for sq in d.from.into_iter().chain(d.to) {
+                let line = self.line_of(orient(sq, mv.perspective, Orientation::Flip));
+                if touched[..count].contains(&line) {
+                    continue;
+                }
+                touched[count] = line;
+                count += 1;
+                let mut old = [0u32; MAX_LINE_PAIRS];
+                let mut new = [0u32; MAX_LINE_PAIRS];
+                let n_old = self.line_pairs(mv.before, mv.perspective, line, &mut old);
+                let n_new = self.line_pairs(mv.after, mv.perspective, line, &mut new);
+                diff_sorted(
+                    &mut old[..n_old],
+                    &mut new[..n_new],
+                    &mut delta.removed,
+                    &mut delta.added,
+                );
+            }
+        }
+    }
+}
+
+impl Pairs {
+    /// The line of a relative square: its rank for PH, its file for PV.
+    fn line_of(&self, sq: Square) -> usize {
+        match self.0 {
+            PairKind::Horizontal => sq.rank().to_usize(),
+            PairKind::Vertical => sq.file().to_usize(),
+        }
+    }
+
+    /// Writes the distinct pair features of relative line `line` of `board` seen by
+    /// `perspective` into `out`; returns how many. The same pairs as [`Self::active`]
+    /// finds on that line, read from the board as it is.
+    fn line_pairs(
+        &self,
+        board: &Board,
+        perspective: Color,
+        line: usize,
+        out: &mut [u32; MAX_LINE_PAIRS],
+    ) -> usize {
+        let black = perspective == Color::Black;
+        let squares = match self.0 {
+            PairKind::Horizontal => {
+                Bitboard::from_rank(Rank::new((if black { 7 - line } else { line }) as u32))
+            }
+            PairKind::Vertical => Bitboard::from_file(File::new(line as u32)),
+        } & board.occupied();
+        // Relative order: a→h along a rank, the perspective's own side first along a file.
+        let reversed = black && self.0 == PairKind::Vertical;
+        let ordered: &mut dyn Iterator<Item = Square> = if reversed {
+            &mut squares.into_iter().rev()
+        } else {
+            &mut squares.into_iter()
+        };
+        let mut n = 0;
+        let mut previous = None;
+        for sq in ordered {
+            let piece = board.piece_at(sq).map(|p| relative_piece(p, perspective));
+            if let (Some(first), Some(second)) = (previous, piece) {
+                let index = (144 * line + 12 * plane(first) + plane(second)) as u32;
+                if !out[..n].contains(&index) {
+                    out[n] = index;
+                    n += 1;
+                }
+            }
+            previous = piece;
+        }
+        n
     }
 }
