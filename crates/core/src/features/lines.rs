@@ -148,3 +148,33 @@ impl Lines {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `squares(line)` is exactly the squares whose `line()` is that line, for every
+    /// kind and line (the local update tests presence on these masks).
+    #[test]
+    fn squares_of_a_line_are_the_squares_on_it() {
+        for kind in [
+            LineKind::Rank,
+            LineKind::File,
+            LineKind::Diagonal,
+            LineKind::AntiDiagonal,
+        ] {
+            for line in 0..kind.count() {
+                let expected: Bitboard = Square::ALL
+                    .into_iter()
+                    .filter(|&sq| kind.line(sq) == line)
+                    .collect();
+                assert_eq!(kind.squares(line), expected, "{kind:?} line {line}");
+            }
+        }
+        assert_eq!(LineKind::Diagonal.squares(7).count(), 8); // a1-h8
+        assert_eq!(
+            LineKind::AntiDiagonal.squares(0),
+            Bitboard::from(Square::A1)
+        );
+    }
+}
