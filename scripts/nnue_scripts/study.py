@@ -59,6 +59,7 @@ time forfeit), 2 on a usage error.
 
 import argparse
 import csv
+import functools
 import json
 import math
 import os
@@ -545,6 +546,13 @@ def binary(name):
     return os.path.join(RELEASE, name)
 
 
+@functools.lru_cache(maxsize=None)
+def engine_sha256():
+    """The SHA-256 of the engine build, read once per run (after the build step): every
+    bench record names the build it measured."""
+    return common.file_sha256(binary("nnue"))
+
+
 def file_identity(path):
     return {"path": os.path.abspath(path), "bytes": os.path.getsize(path)}
 
@@ -668,7 +676,7 @@ def bench_net(study, args, spec, seed, train_record):
     record made by another engine build, or at other depths, is measured again: speed
     belongs to the build that plays the games."""
     name = net_name(spec, seed)
-    config = {"net_sha256": train_record["sha256"], "engine_sha256": common.file_sha256(binary("nnue")),
+    config = {"net_sha256": train_record["sha256"], "engine_sha256": engine_sha256(),
               "depth": args.bench_depth, "eval_depth": args.eval_bench_depth}
     saved = study.load("bench", f"{name}.json")
     if saved and saved.get("config") == config:
@@ -773,14 +781,22 @@ def play_tournament(study, args, trainings, condition):
     return results, failures, adjudication.counts(counted)
 
 
-def elo_chart(path, rows, conditions):
-    """A horizontal bar chart of each set's Elo per condition with its interval, the
-    thesis' Elo as a marker; returns a note when matplotlib is missing."""
+def pyplot():
+    """matplotlib.pyplot drawing to files, or None when matplotlib is not installed."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        return None
+    return plt
+
+
+def elo_chart(path, rows, conditions):
+    """A horizontal bar chart of each set's Elo per condition with its interval, the
+    thesis' Elo as a marker; returns a note when matplotlib is missing."""
+    plt = pyplot()
+    if plt is None:
         return "the Elo chart needs matplotlib (pip install matplotlib); skipped"
     fig, ax = plt.subplots(figsize=(8, 0.5 * len(rows) + 1.5))
     height = 0.8 / max(len(conditions), 1)
@@ -825,14 +841,11 @@ def validation_curves(trainings):
 
 
 def loss_chart(path, curves):
-    """Every net's validation loss per epoch in one chart (log scale); returns a note when
-    matplotlib is missing."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return "the loss chart needs matplotlib (pip install matplotlib); skipped"
+    """Every net's validation loss per epoch in one chart (log scale); skipped without
+    matplotlib (the Elo chart's note says so)."""
+    plt = pyplot()
+    if plt is None:
+        return
     fig, ax = plt.subplots(figsize=(8, 5))
     for i, (name, points) in enumerate(curves.items()):
         style = "-" if i < 10 else "--"  # the default cycle has ten colours
@@ -845,7 +858,6 @@ def loss_chart(path, curves):
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
-    return None
 
 
 def adjudication_text(args, adjudicated):
