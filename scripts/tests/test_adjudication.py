@@ -17,7 +17,8 @@ import chess
 import chess.engine
 import chess.pgn
 
-from nnue_scripts import adjudication, gauntlet, match, study
+from nnue_scripts import adjudication, gauntlet, match
+from nnue_scripts.study import cli, report, rundir, settings, tournament
 from nnue_scripts.adjudication import DRAW_TERMINATION, RESIGN_TERMINATION, Adjudicator, Rules
 
 WHITE, BLACK = chess.WHITE, chess.BLACK
@@ -178,10 +179,10 @@ class RulesAndOptions(unittest.TestCase):
         self.assertEqual(Rules.from_args(strength).record(), Rules(**adjudication.ON).record())
         off = gauntlet.parse_args(["--preset", "strength", "--resign-score", "0", "--draw-moves", "0"])[1]
         self.assertIsNone(Rules.from_args(off).record())
-        small = study.parse_args(["--small", "--out-dir", "unused"])
+        small = cli.parse_args(["--small", "--out-dir", "unused"])
         on = Rules(**adjudication.ON).record()
         self.assertEqual(Rules.from_args(small).record(), on)
-        self.assertEqual(Rules.from_args(study.game_args(small, "nodes300")).record(), on)
+        self.assertEqual(Rules.from_args(tournament.game_args(small, "nodes300")).record(), on)
 
     def test_counts(self):
         games = [{"termination": t} for t in (RESIGN_TERMINATION, "normal", DRAW_TERMINATION, RESIGN_TERMINATION,
@@ -218,29 +219,29 @@ class OlderResultsResume(unittest.TestCase):
         self.assertIn("rerun with --resign-score 0 --draw-moves 0 to resume them", err.getvalue())
 
     def test_a_study_directory(self):
-        args = study.parse_args(["--small", "--out-dir", self.dir.name])
-        on = study.settings_of(args)
+        args = cli.parse_args(["--small", "--out-dir", self.dir.name])
+        on = settings.settings_of(args)
         self.assertEqual(on["adjudication"], Rules(**adjudication.ON).record())
         old = {k: v for k, v in on.items() if k != "adjudication"}  # as saved before this option existed
         with open(os.path.join(self.dir.name, "settings.json"), "w") as f:
             json.dump(old, f)
-        directory = study.Study(self.dir.name)
-        with self.assertRaises(study.StudyError) as refused:
+        directory = rundir.Study(self.dir.name)
+        with self.assertRaises(rundir.StudyError) as refused:
             directory.check_settings(on)
         self.assertIn('adjudication: saved "(none)"', str(refused.exception))
         self.assertIn("--resign-score 0 --draw-moves 0", str(refused.exception))
-        off = study.parse_args(["--small", "--out-dir", self.dir.name, "--resign-score", "0", "--draw-moves", "0"])
-        directory.check_settings(study.settings_of(off))  # resumes
+        off = cli.parse_args(["--small", "--out-dir", self.dir.name, "--resign-score", "0", "--draw-moves", "0"])
+        directory.check_settings(settings.settings_of(off))  # resumes
         # Another threshold is another setting, named field by field in a pairing.
         saved_config = {"max_plies": 60, "adjudication": {"resign": {"score": 1000, "moves": 3}}}
         path = os.path.join(self.dir.name, "pairing.json")
         with open(path, "w") as f:
             json.dump({"config": saved_config, "games": []}, f)
-        with self.assertRaises(study.StudyError) as refused:
-            study.load_pairing(path, {"max_plies": 60, "adjudication": {"resign": {"score": 800, "moves": 3}}})
+        with self.assertRaises(rundir.StudyError) as refused:
+            tournament.load_pairing(path, {"max_plies": 60, "adjudication": {"resign": {"score": 800, "moves": 3}}})
         self.assertIn("adjudication.resign.score: saved 1000, now 800", str(refused.exception))
         self.assertNotIn("to resume them", str(refused.exception))
-        self.assertEqual(study.load_pairing(path, saved_config), {})
+        self.assertEqual(tournament.load_pairing(path, saved_config), {})
 
     def test_the_hint_only_when_adjudication_is_the_only_difference(self):
         self.assertEqual(adjudication.resume_hint({"a": 1}, {"a": 1, "adjudication": {}}).count("--draw-moves 0"), 1)
@@ -266,14 +267,14 @@ class Reports(unittest.TestCase):
         self.assertNotIn("Score adjudication", gauntlet.markdown(off, [player], [sf], rows, {}, []))
 
     def test_the_study_report_counts_per_condition(self):
-        args = study.parse_args(["--small", "--out-dir", "unused"])
+        args = cli.parse_args(["--small", "--out-dir", "unused"])
         counts = {"nodes300": {"resign": 1, "draw": 0}, "movetime0.05": {"resign": 0, "draw": 2}}
-        text = study.adjudication_text(args, counts)
+        text = report.adjudication_text(args, counts)
         self.assertTrue(text.startswith("Score adjudication: a win when both engines score one side at least 1000 cp"))
         self.assertTrue(text.endswith("(300 nodes: 1 by resign adjudication, 0 by draw adjudication; "
                                       "50 ms: 0 by resign adjudication, 2 by draw adjudication)."))
-        off = study.parse_args(["--small", "--out-dir", "unused", "--resign-score", "0", "--draw-moves", "0"])
-        self.assertEqual(study.adjudication_text(off, {}), "No score adjudication.")
+        off = cli.parse_args(["--small", "--out-dir", "unused", "--resign-score", "0", "--draw-moves", "0"])
+        self.assertEqual(report.adjudication_text(off, {}), "No score adjudication.")
 
 
 def game_args(argv):

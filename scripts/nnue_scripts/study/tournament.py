@@ -1,0 +1,135 @@
+"""The study's games and ratings: each pairing's saved games (refused when played
+with other settings), the games still missing played through nnue_scripts.match, and
+every net rated relative to All by a joint maximum-likelihood fit."""
+
+import argparse
+import json
+import os
+
+from .. import adjudication, common, rating_fit
+from .conditions import condition_label
+from .entries import ANCHOR, net_name, split_name, tournament_pairings
+from .programs import binary
+from .rundir import StudyError, settings_differences
+
+# The engine in every game: one thread, 16 MiB of hash.
+ENGINE_OPTIONS = {"Threads": "1", "Hash": "16"}
+
+
+def game_args(args, condition):
+    """The match settings of one condition (what nnue_scripts.match's play_game reads)."""
+    nodes = int(condition[len("nodes"):]) if condition.startswith("nodes") else 0
+    movetime = float(condition[len("movetime"):]) if condition.startswith("movetime") else 0.0
+    return argparse.Namespace(tc="1+0", movestogo=0, movetime=movetime, movetime_margin=args.movetime_margin,
+                              time_margin=0.0, nodes=nodes, book=args.book, book_seed=0, max_plies=args.max_plies,
+                              event=f"nnue study {condition}", concurrency=args.concurrency,
+                              **{key: getattr(args, key) for key in adjudication.KEYS})
+
+
+def load_pairing(path, config):
+    """The saved games of a pairing ({index: game}); StudyError when they were played
+    with other settings (nets, options, condition, book)."""
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        saved = json.load(f)
+    if saved.get("config") != config:
+        diffs = settings_differences(flatten(saved.get("config") or {}), flatten(config))
+        hint = adjudication.resume_hint(saved.get("config") or {}, config)
+        raise StudyError(f"{path} holds games played with other settings ({'; '.join(diffs)}){hint}; "
+                         "delete it or use another --out-dir")
+    return {game["index"]: game for game in saved.get("games", [])}
+
+
+def flatten(record, prefix=""):
+    """{'a': {'b': 1}} as {'a.b': 1}, so that a difference names the field."""
+    flat = {}
+    for key, value in record.items():
+        if isinstance(value, dict):
+            flat.update(flatten(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+def play_tournament(study, args, trainings, condition):
+    """Plays the missing games of one condition; returns [(A, B, wins, draws, losses)],
+    the number of failed games and the games each adjudication rule ended
+    ({"resign": n, "draw": m})."""
+    from .. import gauntlet, match  # python-chess is needed from here on
+
+    gargs = game_args(args, condition)
+    book = common.load_book(args.book)
+    directory = study.path("games", condition)
+    os.makedirs(directory, exist_ok=True)
+    entrants = {}
+    for (spec, seed), record in trainings.items():
+        name = net_name(spec, seed)
+        entrants[name] = gauntlet.Entrant(name, [binary("nnue")], "uci", {**ENGINE_OPTIONS, "EvalFile": record["net"]})
+    sha = {net_name(*key): record["sha256"] for key, record in trainings.items()}
+    pairings = [p for p in tournament_pairings(args.sets, args.seeds) if p[0] in entrants and p[1] in entrants]
+    saved, configs, paths, jobs = {}, {}, {}, []
+    for a, b in pairings:
+        config = gauntlet.pairing_config(gargs, entrants[a], entrants[b], args.book)
+        config["nets"] = {a: sha[a], b: sha[b]}
+        configs[(a, b)] = config
+        paths[(a, b)] = gauntlet.pairing_path(directory, entrants[a], entrants[b], ".json")
+        saved[(a, b)] = load_pairing(paths[(a, b)], config)
+    for index in range(0 if args.report_only else args.games):
+        for key in pairings:
+            if index not in saved[key]:
+                jobs.append((index, (entrants[key[0]].player(), entrants[key[1]].player()), book, key))
+    total = sum(len(g) for g in saved.values())
+    print(f"[games {condition}] {len(pairings)} pairings, {len(jobs)} games to play, {total} saved", flush=True)
+    study.log({"step": f"games {condition}", "pairings": pairings, "to_play": len(jobs), "saved": total})
+    progress = gauntlet.Progress(len(jobs))
+
+    def on_game(game):
+        key = game["tag"]
+        saved[key][game["index"]] = gauntlet.saved_game(game)
+        gauntlet.save_pairing(paths[key], configs[key], saved[key])
+        print(f"{progress.line()} [{condition}] {key[0]} vs {key[1]} {match.game_line(game)}", flush=True)
+
+    if jobs:
+        match.run_games(gargs, None, jobs, on_game)
+    results, failures, counted = [], 0, []
+    for (a, b), games in saved.items():
+        played = {i: g for i, g in games.items() if i < args.games}
+        wins, draws, losses, failed = gauntlet.tally(played)
+        failures += failed
+        counted += played.values()
+        results.append((a, b, wins, draws, losses))
+    return results, failures, adjudication.counts(counted)
+
+
+def relative_ratings(results, sets, seeds):
+    """Ratings relative to All from one condition's results, a list of (net A, net B,
+    wins, draws, losses) in A's view. Returns {"pooled": {spec: Rating}, "per_seed":
+    {(spec, seed): Rating}}: pooled fits a set's seeds' games as one player with All
+    anchored at 0; per seed, every seed's All net is anchored at 0."""
+    per_seed_anchor = {net_name(ANCHOR, seed): 0.0 for seed in seeds}
+    per_seed = {}
+    if results:
+        fitted = rating_fit.fit(results, per_seed_anchor).ratings
+        for name, rating in fitted.items():
+            per_seed[split_name(name, sets, seeds)] = rating
+    pooled_results = [(split_name(a, sets, seeds)[0], split_name(b, sets, seeds)[0], w, d, l)
+                      for a, b, w, d, l in results]
+    pooled = rating_fit.fit(pooled_results, {ANCHOR: 0.0}).ratings if results else {}
+    for seed in seeds:
+        per_seed[(ANCHOR, seed)] = rating_fit.Rating("anchor", 0.0, 0.0, 0.0)
+    pooled[ANCHOR] = rating_fit.Rating("anchor", 0.0, 0.0, 0.0)
+    return {"pooled": pooled, "per_seed": per_seed}
+
+
+def progress_notes(sets, seeds, games, results):
+    """For a report of a run in progress (--report-only): per condition whose games are
+    not all played, how many of them are."""
+    planned = len(tournament_pairings(sets, seeds)) * games
+    notes = []
+    for condition, rows in results.items():
+        played = sum(w + d + l for _, _, w, d, l in rows)
+        if played < planned:
+            notes.append(f"a run in progress: {condition_label(condition)}, {played:,} of {planned:,} games "
+                         "played; its ratings are on those games")
+    return notes
