@@ -7,6 +7,7 @@ from .. import adjudication, common
 from .conditions import condition_label
 from .rundir import write_json
 from .settings import settings_of
+from .speed import speed_model, speed_section
 from .table import markdown_table, rating_dict
 
 
@@ -41,6 +42,9 @@ def report(study, args, rows, conditions, ratings, results, failures, notes, adj
         "",
     ]
     lines += [f"Note: {n}" for n in notes]
+    model = speed_model(rows, conditions)
+    if model:
+        lines += ["", *speed_section(model, model["nodes_condition"], model["time_condition"])]
     text = "\n".join(lines) + "\n"
     with open(study.path("study.md"), "w") as f:
         f.write(text)
@@ -54,6 +58,7 @@ def report(study, args, rows, conditions, ratings, results, failures, notes, adj
         "failures": failures,
         "adjudication": adjudication.Rules.from_args(args).record(),
         "adjudicated": adjudicated,
+        "speed_model": model,
         "notes": notes,
     }
     write_json(study.path("study.json"), data)
