@@ -65,7 +65,7 @@ import chess  # noqa: E402
 import chess.engine  # noqa: E402
 import chess.pgn  # noqa: E402
 
-from . import gauntlet  # noqa: E402
+from . import entrants, opponents as debian_engines  # noqa: E402
 
 PROGRAM = "external_games.py"
 DEFAULT_GEN_SFEN = os.path.join(common.RELEASE, "nnue-gen-sfen")
@@ -471,14 +471,14 @@ def opponents(args):
     notes = []
     try:
         if args.opponent:
-            chosen = [gauntlet.parse_opponent(spec) for spec in args.opponent]
+            chosen = [entrants.parse_opponent(spec) for spec in args.opponent]
         else:
-            chosen = gauntlet.default_opponents(gauntlet.parse_sf_elos(args.sf_elo), notes)
-    except gauntlet.UsageError as exc:
+            chosen = debian_engines.default_opponents(entrants.parse_sf_elos(args.sf_elo), notes)
+    except entrants.UsageError as exc:
         raise UsageError(str(exc)) from None
     usable = []
     for opponent in chosen:
-        path = gauntlet.find_engine(opponent.command[0])
+        path = debian_engines.find_engine(opponent.command[0])
         if path:
             opponent.command = [path, *opponent.command[1:]]
             usable.append(opponent)
@@ -493,7 +493,7 @@ def opponents(args):
 
 def run(args):
     """Plays what the PGN lacks, then labels every finished game's positions."""
-    ours = gauntlet.Entrant(OUR_NAME, [args.engine], "uci", common.parse_options(args.engine_option))
+    ours = entrants.Entrant(OUR_NAME, [args.engine], "uci", common.parse_options(args.engine_option))
     jobs = schedule(args.games, opponents(args), load_openings(args.book), args.seed)
     done = read_pgn(args.pgn)
     check_resumed(args.pgn, done, jobs)

@@ -14,9 +14,8 @@ import unittest
 import chess
 import chess.pgn
 
-from nnue_scripts import common
+from nnue_scripts import common, entrants
 from nnue_scripts import external_games as ext
-from nnue_scripts import gauntlet
 
 GEN_SFEN = ext.DEFAULT_GEN_SFEN
 ENGINE = common.DEFAULT_ENGINE
@@ -80,7 +79,7 @@ class OpeningTest(unittest.TestCase):
 
 class ScheduleTest(unittest.TestCase):
     def test_pairs_share_opponent_and_opening_with_colours_swapped(self):
-        opponents = [gauntlet.Entrant(name, [name]) for name in ("a", "b", "c")]
+        opponents = [entrants.Entrant(name, [name]) for name in ("a", "b", "c")]
         openings = [ext.Opening(chess.STARTING_FEN, [], str(i)) for i in range(5)]
         jobs = ext.schedule(8, opponents, openings, seed=3)
         self.assertEqual([j.opponent.name for j in jobs], ["a", "a", "b", "b", "c", "c", "a", "a"])
@@ -111,7 +110,7 @@ class RecordsTest(unittest.TestCase):
         self.assertIsNone(ext.game_records(fools_mate("*"), 0))
 
     def test_a_resumed_pgn_must_hold_this_runs_games(self):
-        opponent = gauntlet.Entrant("sf", ["sf"])
+        opponent = entrants.Entrant("sf", ["sf"])
         opening = ext.Opening(chess.STARTING_FEN, [], "start")
         jobs = ext.schedule(2, [opponent], [opening], seed=1)
         game = fools_mate()

@@ -1,5 +1,6 @@
-"""Checks nnue_scripts.gauntlet without engines: player and opponent specifications, the
-saved pairings that make a gauntlet resumable, and the report built from results.
+"""Checks nnue_scripts.gauntlet and its parts without engines: player and opponent
+specifications (entrants), the saved pairings that make a gauntlet resumable (gauntlet),
+and the numbers and the report built from results (gauntlet_results, gauntlet_report).
 (Playing needs the Debian engines, which CI machines do not have.)"""
 
 import contextlib
@@ -10,7 +11,10 @@ import tempfile
 import unittest
 
 from nnue_scripts import common
+from nnue_scripts import entrants
 from nnue_scripts import gauntlet
+from nnue_scripts import gauntlet_report
+from nnue_scripts import gauntlet_results
 from nnue_scripts import rating_fit
 
 
@@ -20,33 +24,33 @@ def parse(argv):
 
 class SpecTest(unittest.TestCase):
     def test_player_options(self):
-        player = gauntlet.parse_player("nnue:EvalFile=nets/x.nnue, Use NNUE = true", "target/release/nnue")
+        player = entrants.parse_player("nnue:EvalFile=nets/x.nnue, Use NNUE = true", "target/release/nnue")
         self.assertEqual(player.name, "nnue")
         self.assertEqual(player.command, ["target/release/nnue"])
         self.assertEqual(player.options, {"EvalFile": "nets/x.nnue", "Use NNUE": "true"})
-        self.assertEqual(gauntlet.parse_player("plain", "e").options, {})
+        self.assertEqual(entrants.parse_player("plain", "e").options, {})
 
     def test_xboard_opponent_with_arguments(self):
-        opponent = gauntlet.parse_opponent("phalanx:/usr/games/phalanx -b- -l-:xboard")
+        opponent = entrants.parse_opponent("phalanx:/usr/games/phalanx -b- -l-:xboard")
         self.assertEqual(opponent.command, ["/usr/games/phalanx", "-b-", "-l-"])
         self.assertEqual(opponent.protocol, "xboard")
         self.assertIsNone(opponent.anchor)
 
     def test_strength_limited_stockfish_is_an_anchor(self):
-        opponent = gauntlet.parse_opponent("sf1500:stockfish:UCI_LimitStrength=true,UCI_Elo=1500,Hash=16")
+        opponent = entrants.parse_opponent("sf1500:stockfish:UCI_LimitStrength=true,UCI_Elo=1500,Hash=16")
         self.assertEqual(opponent.protocol, "uci")
         self.assertEqual(opponent.anchor, 1500.0)
         self.assertEqual(opponent.options["Hash"], "16")
-        self.assertIsNone(gauntlet.parse_opponent("sf:stockfish:UCI_Elo=1500").anchor)
+        self.assertIsNone(entrants.parse_opponent("sf:stockfish:UCI_Elo=1500").anchor)
 
     def test_bad_specifications_are_usage_errors(self):
         for spec in ("noname", "a/b:stockfish", "sf:stockfish:Hash", "sf::uci", "x:'unclosed"):
-            with self.assertRaises(gauntlet.UsageError, msg=spec):
-                gauntlet.parse_opponent(spec)
-        with self.assertRaises(gauntlet.UsageError):
-            gauntlet.parse_sf_elos("1350,strong")
-        with self.assertRaises(gauntlet.UsageError):
-            gauntlet.parse_anchor("toga2=strong")
+            with self.assertRaises(entrants.UsageError, msg=spec):
+                entrants.parse_opponent(spec)
+        with self.assertRaises(entrants.UsageError):
+            entrants.parse_sf_elos("1350,strong")
+        with self.assertRaises(entrants.UsageError):
+            entrants.parse_anchor("toga2=strong")
 
     def test_the_default_clock_is_the_gauntlet_one(self):
         self.assertEqual(parse([]).tc, gauntlet.DEFAULT_TC)
@@ -79,8 +83,8 @@ class PairingFileTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
         self.args = parse(["--games", "4", "--tc", "1+0.01"])
-        self.player = gauntlet.parse_player("classical:Use NNUE=false", "nnue")
-        self.opponent = gauntlet.parse_opponent("toga2:/usr/games/toga2:OwnBook=false")
+        self.player = entrants.parse_player("classical:Use NNUE=false", "nnue")
+        self.opponent = entrants.parse_opponent("toga2:/usr/games/toga2:OwnBook=false")
         self.path = gauntlet.pairing_path(self.dir.name, self.player, self.opponent, ".json")
         self.config = gauntlet.pairing_config(self.args, self.player, self.opponent)
 
@@ -108,7 +112,7 @@ class PairingFileTest(unittest.TestCase):
         engine = os.path.join(self.dir.name, "engine")
         with open(engine, "wb") as f:
             f.write(b"first build")
-        player = gauntlet.Entrant("classical", [engine], options={"Use NNUE": "false"})
+        player = entrants.Entrant("classical", [engine], options={"Use NNUE": "false"})
         config = gauntlet.pairing_config(self.args, player, self.opponent)
         self.assertEqual(config["player"]["contents"], {engine: common.file_sha256(engine)})
         gauntlet.save_pairing(self.path, config, {0: game(0, 1.0)})
@@ -130,32 +134,32 @@ class PairingFileTest(unittest.TestCase):
 class ReportTest(unittest.TestCase):
     def test_tables_and_ratings_follow_the_results(self):
         args = parse(["--games", "4", "--tc", "1+0.01"])
-        player = gauntlet.parse_player("nnue", "nnue")
-        sf = gauntlet.parse_opponent("sf1800:stockfish:UCI_LimitStrength=true,UCI_Elo=1800")
-        glaurung = gauntlet.parse_opponent("glaurung:glaurung")
+        player = entrants.parse_player("nnue", "nnue")
+        sf = entrants.parse_opponent("sf1800:stockfish:UCI_LimitStrength=true,UCI_Elo=1800")
+        glaurung = entrants.parse_opponent("glaurung:glaurung")
         saved = {
             ("nnue", "sf1800"): {i: game(i, s) for i, s in enumerate((1.0, 0.5, 0.0, 1.0))},
             ("nnue", "glaurung"): {i: game(i, s, "crash" if i == 3 else None) for i, s in enumerate((0.0, 0.0, 0.5, 0.0))},
         }
-        rows = gauntlet.pairing_rows([player], [sf, glaurung], saved)
+        rows = gauntlet_results.pairing_rows([player], [sf, glaurung], saved)
         self.assertEqual([(r["wins"], r["draws"], r["losses"], r["failures"]) for r in rows], [(2, 1, 1, 0), (0, 1, 3, 1)])
-        ratings = gauntlet.fit(rows, [sf, glaurung])
+        ratings = gauntlet_results.fit(rows, [sf, glaurung])
         expected = rating_fit.fit_ratings([("nnue", "sf1800", 2, 1, 1), ("nnue", "glaurung", 0, 1, 3)], {"sf1800": 1800})
         self.assertAlmostEqual(ratings["nnue"].estimate, expected["nnue"].estimate, places=9)
-        report = gauntlet.markdown(args, [player], [sf, glaurung], rows, ratings, ["toga2 not found"])
+        report = gauntlet_report.markdown(args, [player], [sf, glaurung], rows, ratings, ["toga2 not found"])
         self.assertIn("# Gauntlet at 1+0.01", report)
         self.assertIn("| sf1800 | 1800 (anchor) | 4 | 2 | 1 | 1 | 62.5% | +89 [", report)
-        self.assertIn(f"| glaurung | {gauntlet.format_rating(ratings['glaurung'])} | 4 | 0 | 1 | 3 | 12.5% | -338 [", report)
-        self.assertIn(f"**Rating of nnue: {gauntlet.format_rating(ratings['nnue'])}**", report)
+        self.assertIn(f"| glaurung | {gauntlet_report.format_rating(ratings['glaurung'])} | 4 | 0 | 1 | 3 | 12.5% | -338 [", report)
+        self.assertIn(f"**Rating of nnue: {gauntlet_report.format_rating(ratings['nnue'])}**", report)
         self.assertIn("- toga2 not found", report)
 
     def test_sets_pairs_differences_and_clock(self):
         args = parse(["--games", "4", "--tc", "1+0.01", "--time-margin", "150",
                       "--book", os.path.join(common.ROOT, "a.epd"), "--book", os.path.join(common.ROOT, "b.epd")])
-        classical = gauntlet.parse_player("classical:Use NNUE=false", "nnue")
-        net = gauntlet.parse_player("net", "nnue")
-        sf = gauntlet.parse_opponent("sf1800:stockfish:UCI_LimitStrength=true,UCI_Elo=1800")
-        toga = gauntlet.parse_opponent("toga2:toga2")
+        classical = entrants.parse_player("classical:Use NNUE=false", "nnue")
+        net = entrants.parse_player("net", "nnue")
+        sf = entrants.parse_opponent("sf1800:stockfish:UCI_LimitStrength=true,UCI_Elo=1800")
+        toga = entrants.parse_opponent("toga2:toga2")
         slow = {"moves": 30, "seconds": 1.0, "min_left_ms": -80.0, "overshoots": 2}
         fine = {"moves": 30, "seconds": 1.0, "min_left_ms": 12.0, "overshoots": 0}
         scores = {
@@ -174,17 +178,17 @@ class ReportTest(unittest.TestCase):
         saved[("b", "net", "toga2")][0].update(forfeit="b", problem="black lost on time")
         sets = [gauntlet.OpeningSet("a", "a.epd", ["f"] * 10), gauntlet.OpeningSet("b", "b.epd", ["f"] * 10)]
         players, opponents = [classical, net], [sf, toga]
-        rows = gauntlet.pairing_rows(players, opponents, saved)
+        rows = gauntlet_results.pairing_rows(players, opponents, saved)
         # classical vs sf1800: pairs 1.5, 1 (set a) and 1, 1 (set b).
         self.assertEqual(rows[0]["pairs"], [0, 0, 3, 1, 0])
         self.assertEqual((rows[0]["wins"], rows[0]["draws"], rows[0]["losses"]), (3, 3, 2))
         # net vs toga2: pairs 1, 1 and 2, 0.5.
         self.assertEqual(rows[3]["pairs"], [0, 1, 2, 0, 1])
         self.assertEqual(rows[3]["failures"], 1)
-        only_a = gauntlet.pairing_rows(players, opponents, saved, {"a"})
+        only_a = gauntlet_results.pairing_rows(players, opponents, saved, {"a"})
         self.assertEqual(only_a[0]["pairs"], [0, 0, 1, 1, 0])
-        fitted = gauntlet.joint_fit(rows, opponents)
-        extra = gauntlet.report_data(args, players, opponents, saved, sets, rows, fitted)
+        fitted = gauntlet_results.joint_fit(rows, opponents)
+        extra = gauntlet_results.report_data(args, players, opponents, saved, sets, rows, fitted)
         diff = extra["differences"][0]
         self.assertEqual((diff["player"], diff["reference"]), ("net", "classical"))
         expected = rating_fit.difference(fitted, "net", "classical")
@@ -196,22 +200,41 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(clock["net"]["forfeits"], 0)
         self.assertEqual(clock["sf1800"]["worst_ms"], 0.0)
         ratings = fitted.ratings
-        report = gauntlet.markdown(args, players, opponents, rows, ratings, [], extra)
+        report = gauntlet_report.markdown(args, players, opponents, rows, ratings, [], extra)
         self.assertIn("32 games, 4 per pairing and opening set (8 a pairing, 16 a player), openings a.epd, b.epd", report)
-        self.assertIn(f"- **net − classical: {gauntlet.format_interval(*expected)}**", report)
+        self.assertIn(f"- **net − classical: {gauntlet_report.format_interval(*expected)}**", report)
         self.assertIn("| classical | sf1800 | 4 | 0 | 0 | 3 | 1 | 0 | ", report)
         self.assertIn("| net | **all** | 8 | 0 | 1 | 3 | 2 | 2 | ", report)
         self.assertIn("| toga2 | 16 | 480 | 32 | 80 | 1 |", report)
         self.assertIn("at most 150 ms is not a forfeit", report)
         self.assertIn("- a: **net − classical: ", report)
 
+    def test_the_reports_are_written_as_markdown_and_strict_json(self):
+        player = entrants.parse_player("nnue", "nnue")
+        sf = entrants.parse_opponent("sf1800:stockfish:UCI_LimitStrength=true,UCI_Elo=1800")
+        saved = {("nnue", "sf1800"): {i: game(i, 1.0) for i in range(4)}}
+        rows = gauntlet_results.pairing_rows([player], [sf], saved)
+        ratings = gauntlet_results.fit(rows, [sf])
+        with tempfile.TemporaryDirectory() as directory:
+            args = parse(["--games", "4", "--tc", "1+0.01", "--out-dir", directory])
+            report, output = gauntlet.write_reports(args, directory, [player], [sf], rows, ratings, ["a note"])
+            self.assertEqual(output, os.path.join(directory, "gauntlet.md"))
+            with open(output) as f:
+                self.assertEqual(f.read(), report)
+            with open(os.path.join(directory, "gauntlet.json")) as f:
+                data = json.load(f)
+        # Four wins out of four: the Elo difference is infinite, and JSON has no infinity.
+        self.assertIsNone(data["pairings"][0]["elo"])
+        self.assertEqual(data["ratings"]["nnue"]["status"], rating_fit.ABOVE)
+        self.assertEqual((data["games_per_pairing"], data["notes"]), (4, ["a note"]))
+
     def test_formats(self):
-        self.assertEqual(gauntlet.format_elo(-0.0), "+0")
-        self.assertEqual(gauntlet.format_elo(-12.6), "-13")
-        self.assertEqual(gauntlet.format_elo(float("inf")), "+inf")
-        self.assertEqual(gauntlet.format_rating(rating_fit.Rating(rating_fit.ABOVE, low=2201.4)), "> 2201")
-        self.assertEqual(gauntlet.format_rating(rating_fit.Rating(rating_fit.BELOW)), "below all")
-        self.assertEqual(gauntlet.format_rating(rating_fit.Rating(rating_fit.FITTED, 1900.2, 1850.6, 1949.9)), "1900 [1851, 1950]")
+        self.assertEqual(gauntlet_report.format_elo(-0.0), "+0")
+        self.assertEqual(gauntlet_report.format_elo(-12.6), "-13")
+        self.assertEqual(gauntlet_report.format_elo(float("inf")), "+inf")
+        self.assertEqual(gauntlet_report.format_rating(rating_fit.Rating(rating_fit.ABOVE, low=2201.4)), "> 2201")
+        self.assertEqual(gauntlet_report.format_rating(rating_fit.Rating(rating_fit.BELOW)), "below all")
+        self.assertEqual(gauntlet_report.format_rating(rating_fit.Rating(rating_fit.FITTED, 1900.2, 1850.6, 1949.9)), "1900 [1851, 1950]")
 
 
 if __name__ == "__main__":
