@@ -50,7 +50,10 @@ command run, one JSON object a line), and what each step made: nets/, features/,
 games/<condition>/. A rerun does only what is missing (an interrupted training resumes
 from its checkpoint; games are saved as they end); it refuses an --out-dir made with other
 settings (data, shape, loss, budget, game conditions, adjudication, measurements), naming
-each difference. Sets, seeds and --games may change between runs: new ones are added. A
+each difference. Sets, seeds and --games may change between runs: new ones are added.
+Games belong to the engine build: a rebuilt engine replays the games at a fixed time,
+and keeps those at a fixed node count when every net's `nnue bench` node count is the
+same (a change that only made the engine faster; nnue_scripts.study.identity). A
 directory made before score adjudication existed resumes with both rules off
 (--resign-score 0 --draw-moves 0). --report-only writes the report from what the
 directory holds so far, training, measuring and playing nothing, with a note per condition
@@ -60,7 +63,7 @@ time forfeit), 2 on a usage error.
 
 The package, one step a module: cli (the options and the run, step by step), entries
 (specs, seeds, net names, pairings), training, measures (feature counts, benches),
-tournament (games and ratings), speed (how much of the gap between the conditions
+tournament (games and ratings), identity (which builds share games), speed (how much of the gap between the conditions
 the sets' speeds explain), table, charts and report (the outputs), rundir (the
 output directory: settings, log, saved records), settings, conditions, programs (the
 binaries and the engine build's digest) and thesis (its published figures and names).

@@ -123,12 +123,12 @@ def measure_sets(study, args, notes):
     return features
 
 
-def play_conditions(study, args, trainings, conditions):
+def play_conditions(study, args, trainings, benches, conditions):
     """Every condition's tournament: (ratings, results, failed games, adjudicated counts),
     the first three keyed by condition."""
     ratings, results, failures, adjudicated = {}, {}, 0, {}
     for condition in conditions:
-        results[condition], failed, adjudicated[condition] = play_tournament(study, args, trainings, condition)
+        results[condition], failed, adjudicated[condition] = play_tournament(study, args, trainings, benches, condition)
         failures += failed
         ratings[condition] = relative_ratings(results[condition], args.sets, args.seeds)
     return ratings, results, failures, adjudicated
@@ -158,7 +158,7 @@ def run(study, args):
     features = measure_sets(study, args, notes)
     benches = {key: bench_net(study, args, *key, trainings[key]) for key in trainings}
     conditions = conditions_of(args.nodes, args.movetime)
-    ratings, results, failures, adjudicated = play_conditions(study, args, trainings, conditions)
+    ratings, results, failures, adjudicated = play_conditions(study, args, trainings, benches, conditions)
     if args.report_only:
         notes += progress_notes(args.sets, args.seeds, args.games, results)
     rows = table_rows(args.sets, args.seeds, trainings, features, benches, ratings, conditions)

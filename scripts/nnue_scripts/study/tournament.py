@@ -9,11 +9,14 @@ import os
 from .. import adjudication, common, rating_fit
 from .conditions import condition_label
 from .entries import ANCHOR, net_name, split_name, tournament_pairings
-from .programs import binary
-from .rundir import StudyError, settings_differences
+from .identity import bench_signature, is_fixed_node, keyed_by_bench
+from .programs import binary, engine_sha256
+from .rundir import StudyError, settings_differences, write_json
 
 # The engine in every game: one thread, 16 MiB of hash.
 ENGINE_OPTIONS = {"Threads": "1", "Hash": "16"}
+# The field of a saved game naming the engine build that played it.
+ENGINE_DIGEST = "engine_sha256"
 
 
 def game_args(args, condition):
@@ -26,19 +29,29 @@ def game_args(args, condition):
                               **{key: getattr(args, key) for key in adjudication.KEYS})
 
 
-def load_pairing(path, config):
+def load_pairing(path, config, legacy=None, legacy_engine=None, rewrite=True):
     """The saved games of a pairing ({index: game}); StudyError when they were played
-    with other settings (nets, options, condition, book)."""
+    with other settings (nets, options, condition, book, engine). A file saved under
+    `legacy` (the same pairing keyed by this build's digest, before fixed-node games
+    were keyed by bench signatures) is accepted and, with `rewrite`, saved again under
+    `config`, each game recording `legacy_engine` as the build that played it."""
     if not os.path.exists(path):
         return {}
     with open(path) as f:
         saved = json.load(f)
-    if saved.get("config") != config:
-        diffs = settings_differences(flatten(saved.get("config") or {}), flatten(config))
-        hint = adjudication.resume_hint(saved.get("config") or {}, config)
-        raise StudyError(f"{path} holds games played with other settings ({'; '.join(diffs)}){hint}; "
-                         "delete it or use another --out-dir")
-    return {game["index"]: game for game in saved.get("games", [])}
+    games = {game["index"]: game for game in saved.get("games", [])}
+    if saved.get("config") == config:
+        return games
+    if legacy is not None and saved.get("config") == legacy:
+        for game in games.values():
+            game.setdefault(ENGINE_DIGEST, legacy_engine)
+        if rewrite:
+            write_json(path, {"config": config, "games": [games[i] for i in sorted(games)]})
+        return games
+    diffs = settings_differences(flatten(saved.get("config") or {}), flatten(config))
+    hint = adjudication.resume_hint(saved.get("config") or {}, config)
+    raise StudyError(f"{path} holds games played with other settings ({'; '.join(diffs)}){hint}; "
+                     "delete it or use another --out-dir")
 
 
 def flatten(record, prefix=""):
@@ -52,11 +65,33 @@ def flatten(record, prefix=""):
     return flat
 
 
-def play_tournament(study, args, trainings, condition):
+def pairing_configs(gargs, condition, entrants, trainings, benches, pairings, book):
+    """{(A, B): (config, legacy)}: what a pairing's saved games must have been played
+    with, and the older form of it that this build's own games may still carry (None
+    where there is none). At a fixed node count the engine is named by each net's bench
+    signature (nnue_scripts.study.identity); a pairing whose nets have no bench record
+    (--report-only after another build) is left out."""
+    from .. import gauntlet
+
+    names = {net_name(*key): key for key in trainings}
+    configs = {}
+    for a, b in pairings:
+        config = gauntlet.pairing_config(gargs, entrants[a], entrants[b], book)
+        config["nets"] = {a: trainings[names[a]]["sha256"], b: trainings[names[b]]["sha256"]}
+        if not is_fixed_node(condition):
+            configs[(a, b)] = (config, None)
+            continue
+        signatures = {name: bench_signature(benches.get(names[name])) for name in (a, b)}
+        if None not in signatures.values():
+            configs[(a, b)] = (keyed_by_bench(config, signatures), config)
+    return configs
+
+
+def play_tournament(study, args, trainings, benches, condition):
     """Plays the missing games of one condition; returns [(A, B, wins, draws, losses)],
     the number of failed games and the games each adjudication rule ended
-    ({"resign": n, "draw": m})."""
-    from .. import gauntlet, match  # python-chess is needed from here on
+    ({"resign": n, "draw": m}). `benches` maps (spec, seed) to bench records."""
+    from .. import entrants as entrant_specs, gauntlet, match  # python-chess is needed from here on
 
     gargs = game_args(args, condition)
     book = common.load_book(args.book)
@@ -65,16 +100,14 @@ def play_tournament(study, args, trainings, condition):
     entrants = {}
     for (spec, seed), record in trainings.items():
         name = net_name(spec, seed)
-        entrants[name] = gauntlet.Entrant(name, [binary("nnue")], "uci", {**ENGINE_OPTIONS, "EvalFile": record["net"]})
-    sha = {net_name(*key): record["sha256"] for key, record in trainings.items()}
+        entrants[name] = entrant_specs.Entrant(name, [binary("nnue")], "uci", {**ENGINE_OPTIONS, "EvalFile": record["net"]})
     pairings = [p for p in tournament_pairings(args.sets, args.seeds) if p[0] in entrants and p[1] in entrants]
-    saved, configs, paths, jobs = {}, {}, {}, []
-    for a, b in pairings:
-        config = gauntlet.pairing_config(gargs, entrants[a], entrants[b], args.book)
-        config["nets"] = {a: sha[a], b: sha[b]}
-        configs[(a, b)] = config
-        paths[(a, b)] = gauntlet.pairing_path(directory, entrants[a], entrants[b], ".json")
-        saved[(a, b)] = load_pairing(paths[(a, b)], config)
+    configs = pairing_configs(gargs, condition, entrants, trainings, benches, pairings, args.book)
+    pairings = [p for p in pairings if p in configs]
+    saved, paths, jobs = {}, {}, []
+    for key in pairings:
+        paths[key] = gauntlet.pairing_path(directory, entrants[key[0]], entrants[key[1]], ".json")
+        saved[key] = load_pairing(paths[key], *configs[key], engine_sha256(), rewrite=not args.report_only)
     for index in range(0 if args.report_only else args.games):
         for key in pairings:
             if index not in saved[key]:
@@ -86,16 +119,24 @@ def play_tournament(study, args, trainings, condition):
 
     def on_game(game):
         key = game["tag"]
-        saved[key][game["index"]] = gauntlet.saved_game(game)
-        gauntlet.save_pairing(paths[key], configs[key], saved[key])
+        saved[key][game["index"]] = {**gauntlet.saved_game(game), ENGINE_DIGEST: engine_sha256()}
+        gauntlet.save_pairing(paths[key], configs[key][0], saved[key])
         print(f"{progress.line()} [{condition}] {key[0]} vs {key[1]} {match.game_line(game)}", flush=True)
 
     if jobs:
         match.run_games(gargs, None, jobs, on_game)
+    return tally_condition(saved, args.games)
+
+
+def tally_condition(saved, games):
+    """([(A, B, wins, draws, losses)], failed games, adjudication counts) of a
+    condition's saved games, the first `games` of each pairing."""
+    from ..gauntlet_results import tally
+
     results, failures, counted = [], 0, []
-    for (a, b), games in saved.items():
-        played = {i: g for i, g in games.items() if i < args.games}
-        wins, draws, losses, failed = gauntlet.tally(played)
+    for (a, b), pairing in saved.items():
+        played = {i: g for i, g in pairing.items() if i < games}
+        wins, draws, losses, failed = tally(played)
         failures += failed
         counted += played.values()
         results.append((a, b, wins, draws, losses))
