@@ -63,8 +63,9 @@ time forfeit), 2 on a usage error.
 
 The package, one step a module: cli (the options and the run, step by step), entries
 (specs, seeds, net names, pairings), training, measures (feature counts, benches),
-tournament (games and ratings), identity (which builds share games), speed (how much of the gap between the conditions
-the sets' speeds explain), table, charts and report (the outputs), rundir (the
-output directory: settings, log, saved records), settings, conditions, programs (the
-binaries and the engine build's digest) and thesis (its published figures and names).
+tournament (games and ratings), identity (which builds share games), speed (how much of
+the gap between the conditions the sets' speeds explain), table, charts and report (the
+outputs), rundir (the output directory: settings, log, saved records), settings,
+conditions, programs (the binaries and the engine build's digest) and thesis (its
+published figures and names).
 """
