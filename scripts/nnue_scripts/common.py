@@ -71,12 +71,16 @@ def start_engine(command, options=None, protocol="uci", timeout=ENGINE_START_TIM
     simple = chess.engine.SimpleEngine
     popen = simple.popen_xboard if protocol == "xboard" else simple.popen_uci
     engine = popen(command, timeout=timeout)
-    if options:
-        try:
+    try:
+        if options:
             engine.configure(options)
-        except BaseException:
-            engine.quit()
-            raise
+        # isready / readyok: the engine has acted on its options (loaded an EvalFile net,
+        # 50 MB for King-All) before any clock runs. Without it python-chess sends the
+        # first isready inside the first move, whose time then includes the loading.
+        engine.ping()
+    except BaseException:
+        engine.quit()
+        raise
     return engine
 
 

@@ -6,9 +6,13 @@ move's score is.
                                        as UCI wants: negated when black is to move)
     python fake_engine.py mate         reports that white mates in 5
     python fake_engine.py none         reports no score
+
+Its one option, LoadDelay (milliseconds), makes `setoption` take that long, as loading
+an EvalFile net does.
 """
 
 import sys
+import time
 
 import chess
 
@@ -50,7 +54,9 @@ def main():
         if not words:
             continue
         if words[0] == "uci":
-            print("id name fake\nuciok", flush=True)
+            print("id name fake\noption name LoadDelay type spin default 0 min 0 max 10000\nuciok", flush=True)
+        elif words[:3] == ["setoption", "name", "LoadDelay"]:
+            time.sleep(int(words[4]) / 1000)
         elif words[0] == "isready":
             print("readyok", flush=True)
         elif words[0] == "position":

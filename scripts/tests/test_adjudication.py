@@ -310,6 +310,19 @@ class PlayedGames(unittest.TestCase):
         game = match.play_game(0, args, [fake("A", "1500"), fake("B", "0")], [chess.STARTING_FEN])
         self.assertEqual((game["termination"], game["plies"]), ("adjudication", 12))
 
+    def test_the_clock_starts_once_the_engine_has_loaded_its_options(self):
+        # Each engine takes 0.6 s over its options (a net's loading): with 50 ms a move
+        # and 0.2 s of allowed latency, charging that to the first move would forfeit it.
+        parser = argparse.ArgumentParser()
+        match.add_game_arguments(parser, "loading test")
+        args = parser.parse_args(["--movetime", "0.05", "--movetime-margin", "0.2", "--book", "", "--max-plies", "2"])
+        match.check_game_arguments(parser, args)
+        slow = [match.Player([sys.executable, FAKE_ENGINE, "0"], name, {"LoadDelay": 600}) for name in "AB"]
+        game = match.play_game(0, args, slow, [chess.STARTING_FEN])
+        self.assertIsNone(game["problem"])
+        self.assertEqual(game["plies"], 2)
+        self.assertLess(game["a_clock"]["seconds"], 0.25)
+
     def test_off_by_default(self):
         game = match.play_game(0, game_args(["--max-plies", "8"]), [fake("A", "1500"), fake("B", "1500")],
                                [chess.STARTING_FEN])

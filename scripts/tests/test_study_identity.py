@@ -1,7 +1,7 @@
 """Checks which saved games of the study a build may reuse (nnue_scripts.study.identity
 and the tournament's load_pairing): fixed-node games keyed by the nets' bench
-signatures, a pairing saved under the older key by the same build taken over, and any
-other difference refused."""
+signatures, a pairing saved under the older key by the same build taken over, any
+other difference refused, and failed games dropped by --replay-failed."""
 
 import json
 import os
@@ -98,6 +98,14 @@ class SavedGames(unittest.TestCase):
         self.save(changed)
         with self.assertRaises(StudyError):
             tournament.load_pairing(self.path, self.config, self.legacy, "this")
+
+
+class ReplayFailed(unittest.TestCase):
+    def test_failed_games_are_dropped_to_be_played_again(self):
+        games = {0: {"index": 0, "problem": None}, 1: {"index": 1, "problem": "white lost on time at ply 0"},
+                 2: {"index": 2, "problem": None}}
+        kept = tournament.without_failures(games, "movetime0.1", ("King-All-s1", "All-s1"))
+        self.assertEqual(sorted(kept), [0, 2])
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ and rates them jointly relative to All.
                                  [--draw-moves 8] [--draw-score 10] [--draw-after 40]
                                  [--feature-count 20000] [--bench-depth 10]
                                  [--threads 2] [--concurrency 2] [--out-dir target/study] [--no-build]
-                                 [--report-only]
+                                 [--replay-failed] [--report-only]
     python -m nnue_scripts.study --small      # two sets and PQR, the shipped sample data, a few games
 
 For every (set, seed) it runs `nnue-learn train` with the same options (the thesis'

@@ -65,6 +65,9 @@ def parse_args(argv=None):
     parser.add_argument("--concurrency", type=int, default=2, help="games at a time")
     parser.add_argument("--out-dir", default=None, help="default target/study (--small: target/study-small)")
     parser.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
+    parser.add_argument("--replay-failed", action="store_true",
+                        help="play again the saved games that failed (a crash, an illegal move, a loss on time), "
+                             "once their cause is mended")
     parser.add_argument("--report-only", action="store_true",
                         help="write the report from what --out-dir holds, training and playing nothing "
                              "(for a look at a run in progress)")

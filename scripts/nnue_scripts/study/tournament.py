@@ -108,6 +108,8 @@ def play_tournament(study, args, trainings, benches, condition):
     for key in pairings:
         paths[key] = gauntlet.pairing_path(directory, entrants[key[0]], entrants[key[1]], ".json")
         saved[key] = load_pairing(paths[key], *configs[key], engine_sha256(), rewrite=not args.report_only)
+        if args.replay_failed and not args.report_only:
+            saved[key] = without_failures(saved[key], condition, key)
     for index in range(0 if args.report_only else args.games):
         for key in pairings:
             if index not in saved[key]:
@@ -126,6 +128,18 @@ def play_tournament(study, args, trainings, benches, condition):
     if jobs:
         match.run_games(gargs, None, jobs, on_game)
     return tally_condition(saved, args.games)
+
+
+def without_failures(games, condition, key):
+    """The saved games less those that failed (a crash, an illegal move, a loss on time),
+    which are then played again (--replay-failed); each dropped game is named."""
+    kept = {}
+    for index, game in games.items():
+        if game.get("problem"):
+            print(f"[games {condition}] {key[0]} vs {key[1]} game {index}: played again ({game['problem']})", flush=True)
+        else:
+            kept[index] = game
+    return kept
 
 
 def tally_condition(saved, games):
