@@ -26,6 +26,7 @@ when it falls to `log(beta / (1 - alpha))`.
 """
 
 import hashlib
+import logging
 import math
 import os
 import shutil
@@ -61,6 +62,18 @@ def require_chess(program):
     """Exits with a one-line hint when python-chess is missing."""
     if chess is None:
         sys.exit(f"{program} needs python-chess: pip install chess")
+
+
+class InfoStringFilter(logging.Filter):
+    """Drops python-chess's warning about an `info string` line outside a search: an
+    engine's note, not a problem (ours names its net on isready, as Stockfish does, and
+    start_engine's isready would log one such warning per engine and game)."""
+
+    def filter(self, record):
+        return "Unexpected engine output: 'info string " not in record.getMessage()
+
+
+logging.getLogger("chess.engine").addFilter(InfoStringFilter())
 
 
 def start_engine(command, options=None, protocol="uci", timeout=ENGINE_START_TIMEOUT):

@@ -92,5 +92,17 @@ class StartEngineTest(unittest.TestCase):
             common.start_engine(common.DEFAULT_ENGINE, {"No Such Option": "1"})
 
 
+
+class EngineWarnings(unittest.TestCase):
+    def record(self, line):
+        return logging.LogRecord("chess.engine", logging.WARNING, __file__, 1,
+                                 "%s: Unexpected engine output: %r", ("<UciProtocol (pid=1)>", line), None)
+
+    def test_info_strings_are_dropped_and_other_lines_kept(self):
+        notes = common.InfoStringFilter()
+        self.assertFalse(notes.filter(self.record("info string NNUE evaluation using nets/All.nnue enabled")))
+        self.assertTrue(notes.filter(self.record("bestmove e2e4 ponder e7e5 junk")))
+
+
 if __name__ == "__main__":
     unittest.main()
