@@ -92,7 +92,6 @@ class StartEngineTest(unittest.TestCase):
             common.start_engine(common.DEFAULT_ENGINE, {"No Such Option": "1"})
 
 
-
 class EngineWarnings(unittest.TestCase):
     def record(self, line):
         return logging.LogRecord("chess.engine", logging.WARNING, __file__, 1,
