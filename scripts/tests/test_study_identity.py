@@ -8,7 +8,7 @@ import os
 import tempfile
 import unittest
 
-from nnue_scripts.study import identity, tournament
+from nnue_scripts.study import conditions, identity, tournament
 from nnue_scripts.study.rundir import StudyError
 
 ENGINE = "/repo/target/release/nnue"
@@ -33,8 +33,8 @@ SIGNATURES = {"All+T-s1": "bench 10: 812345 nodes", "All-s1": "bench 10: 938412 
 
 class Keys(unittest.TestCase):
     def test_conditions(self):
-        self.assertTrue(identity.is_fixed_node("nodes20000"))
-        self.assertFalse(identity.is_fixed_node("movetime0.1"))
+        self.assertTrue(conditions.is_fixed_node("nodes20000"))
+        self.assertFalse(conditions.is_fixed_node("movetime0.1"))
 
     def test_bench_signature(self):
         self.assertEqual(identity.bench_signature(bench(10, 938412)), "bench 10: 938412 nodes")

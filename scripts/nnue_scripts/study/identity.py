@@ -13,13 +13,6 @@ that played it either way.
 
 import copy
 
-FIXED_NODES_PREFIX = "nodes"
-
-
-def is_fixed_node(condition):
-    """True for a fixed-node condition ('nodes20000'), whose games speed does not change."""
-    return condition.startswith(FIXED_NODES_PREFIX)
-
 
 def bench_signature(bench_record):
     """'bench 10: 938412 nodes' from a bench record of the study (its depth and node

@@ -20,7 +20,7 @@ not look precise.
 import math
 
 from .. import common, rating_fit
-from .conditions import condition_label
+from .conditions import condition_label, is_fixed_node, is_fixed_time
 from .entries import ANCHOR, PQR_ENTRIES
 
 # Fewer sets than this rated at both conditions leave two parameters unfitted.
@@ -99,8 +99,8 @@ def fit_speed_model(points):
 
 def speed_conditions(conditions):
     """(the first fixed-node condition, the first fixed-time one), or None without both."""
-    nodes = [c for c in conditions if c.startswith("nodes")]
-    times = [c for c in conditions if c.startswith("movetime")]
+    nodes = [c for c in conditions if is_fixed_node(c)]
+    times = [c for c in conditions if is_fixed_time(c)]
     return (nodes[0], times[0]) if nodes and times else None
 
 

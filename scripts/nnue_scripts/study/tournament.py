@@ -7,9 +7,9 @@ import json
 import os
 
 from .. import adjudication, common, rating_fit
-from .conditions import condition_label
+from .conditions import condition_label, is_fixed_node, movetime_of, nodes_of
 from .entries import ANCHOR, net_name, split_name, tournament_pairings
-from .identity import bench_signature, is_fixed_node, keyed_by_bench
+from .identity import bench_signature, keyed_by_bench
 from .programs import binary, engine_sha256
 from .rundir import StudyError, settings_differences, write_json
 
@@ -21,10 +21,9 @@ ENGINE_DIGEST = "engine_sha256"
 
 def game_args(args, condition):
     """The match settings of one condition (what nnue_scripts.match's play_game reads)."""
-    nodes = int(condition[len("nodes"):]) if condition.startswith("nodes") else 0
-    movetime = float(condition[len("movetime"):]) if condition.startswith("movetime") else 0.0
-    return argparse.Namespace(tc="1+0", movestogo=0, movetime=movetime, movetime_margin=args.movetime_margin,
-                              time_margin=0.0, nodes=nodes, book=args.book, book_seed=0, max_plies=args.max_plies,
+    return argparse.Namespace(tc="1+0", movestogo=0, movetime=movetime_of(condition),
+                              movetime_margin=args.movetime_margin, time_margin=0.0, nodes=nodes_of(condition),
+                              book=args.book, book_seed=0, max_plies=args.max_plies,
                               event=f"nnue study {condition}", concurrency=args.concurrency,
                               **{key: getattr(args, key) for key in adjudication.KEYS})
 
