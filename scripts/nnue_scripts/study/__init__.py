@@ -42,7 +42,8 @@ seeds' games, and with several seeds each seed's own rating gives the spread.
 Output in --out-dir: study.md (the table: set, thesis name where it differs, inputs,
 active features, updates per move, minimum validation loss, training positions/s, search
 nodes/s, Elo at each condition with its 95 % interval, the thesis' Elo where it has one;
-with both conditions played, a fit of the equal-time Elo on the fixed-node Elo and the
+per condition, All's rank among the thesis' sets, the sets clearly above or below it and
+the rank correlation with the thesis' order; with both conditions played, a fit of the equal-time Elo on the fixed-node Elo and the
 speed: how much knowledge carries over and how many Elo a halving of speed costs),
 study.json (every figure), study-elo.png and study-loss.png (the Elo chart and every net's
 validation loss per epoch, when matplotlib is installed), log.jsonl (every
@@ -64,7 +65,8 @@ time forfeit), 2 on a usage error.
 The package, one step a module: cli (the options and the run, step by step), entries
 (specs, seeds, net names, pairings), training, measures (feature counts, benches),
 tournament (games and ratings), identity (which builds share games), speed (how much of
-the gap between the conditions the sets' speeds explain), table, charts and report (the
+the gap between the conditions the sets' speeds explain), against_thesis (All's rank
+among the thesis' sets and how far the orders agree), table, charts and report (the
 outputs), rundir (the output directory: settings, log, saved records), settings,
 conditions, programs (the binaries and the engine build's digest) and thesis (its
 published figures and names).

@@ -5,6 +5,8 @@ the file names of nets, and which nets play each other."""
 import re
 
 ANCHOR = "All"
+# The rating status of the anchor's own entry (rating_fit's statuses are for fitted engines).
+ANCHOR_STATUS = "anchor"
 # The thesis' sets, and ours that it only sketched (T, KAm8) or defined without results.
 DEFAULT_SETS = ("H+V,D1+D2,H+V+D1+D2,All,All+H+V,All+D1+D2,All+H+V+D1+D2,All+PH,All+PV,All+PH+PV,"
                 "All+MB,All+MC,All+T,KAm8,HalfKP,King-All,PQR,PQR-ft")

@@ -4,6 +4,7 @@ figure for other tools."""
 import os
 
 from .. import adjudication, common
+from .against_thesis import comparison_section, thesis_comparison
 from .conditions import condition_label
 from .rundir import write_json
 from .settings import settings_of
@@ -42,6 +43,9 @@ def report(study, args, rows, conditions, ratings, results, failures, notes, adj
         "",
     ]
     lines += [f"Note: {n}" for n in notes]
+    comparisons = thesis_comparison(rows, conditions)
+    if comparisons:
+        lines += ["", *comparison_section(comparisons)]
     model = speed_model(rows, conditions)
     if model:
         lines += ["", *speed_section(model, model["nodes_condition"], model["time_condition"])]
@@ -58,6 +62,7 @@ def report(study, args, rows, conditions, ratings, results, failures, notes, adj
         "failures": failures,
         "adjudication": adjudication.Rules.from_args(args).record(),
         "adjudicated": adjudicated,
+        "against_thesis": comparisons,
         "speed_model": model,
         "notes": notes,
     }

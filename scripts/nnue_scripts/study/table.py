@@ -5,6 +5,7 @@ import math
 
 from .. import rating_fit
 from .conditions import condition_label
+from .entries import ANCHOR_STATUS
 from .thesis import THESIS, thesis_name
 
 
@@ -70,7 +71,7 @@ def format_rating(rating):
     """'-27 [-41, -13]', '0 (anchor)', '> +250', '< -300' or '—'."""
     if rating is None:
         return "—"
-    if rating.status == "anchor":
+    if rating.status == ANCHOR_STATUS:
         return "0 (anchor)"
     if rating.status == rating_fit.FITTED:
         return f"{signed(rating.estimate)} [{signed(rating.low)}, {signed(rating.high)}]"

@@ -8,7 +8,7 @@ import os
 
 from .. import adjudication, common, rating_fit
 from .conditions import condition_label, is_fixed_node, movetime_of, nodes_of
-from .entries import ANCHOR, net_name, split_name, tournament_pairings
+from .entries import ANCHOR, ANCHOR_STATUS, net_name, split_name, tournament_pairings
 from .identity import bench_signature, keyed_by_bench
 from .programs import binary, engine_sha256
 from .rundir import StudyError, settings_differences, write_json
@@ -171,8 +171,8 @@ def relative_ratings(results, sets, seeds):
                       for a, b, w, d, l in results]
     pooled = rating_fit.fit(pooled_results, {ANCHOR: 0.0}).ratings if results else {}
     for seed in seeds:
-        per_seed[(ANCHOR, seed)] = rating_fit.Rating("anchor", 0.0, 0.0, 0.0)
-    pooled[ANCHOR] = rating_fit.Rating("anchor", 0.0, 0.0, 0.0)
+        per_seed[(ANCHOR, seed)] = rating_fit.Rating(ANCHOR_STATUS, 0.0, 0.0, 0.0)
+    pooled[ANCHOR] = rating_fit.Rating(ANCHOR_STATUS, 0.0, 0.0, 0.0)
     return {"pooled": pooled, "per_seed": per_seed}
 
 
