@@ -5,6 +5,7 @@ with a note."""
 import csv
 import os
 
+from .. import rating_fit
 from .conditions import condition_label
 from .entries import PQR_ENTRIES, net_name
 from .training import validation_points
@@ -23,7 +24,7 @@ def pyplot():
 
 def elo_chart(path, rows, conditions):
     """A horizontal bar chart of each set's Elo per condition with its interval, the
-    thesis' Elo as a marker; returns a note when matplotlib is missing."""
+    thesis' Elo as a marker, a one-sided bound as a hatched bar with an arrow; returns a note when matplotlib is missing."""
     plt = pyplot()
     if plt is None:
         return "the Elo chart needs matplotlib (pip install matplotlib); skipped"
@@ -39,7 +40,8 @@ def elo_chart(path, rows, conditions):
             xs.append(rating.estimate)
             errors[0].append(rating.estimate - (rating.low if rating.low is not None else rating.estimate))
             errors[1].append((rating.high if rating.high is not None else rating.estimate) - rating.estimate)
-        ax.barh(ys, xs, height=height, xerr=errors, capsize=2, label=condition_label(condition))
+        ax.barh(ys, xs, height=height, xerr=errors, capsize=2, color=f"C{k}", label=condition_label(condition))
+        draw_bounds(ax, [(i + k * height, row["elo"].get(condition)) for i, row in enumerate(rows)], height, f"C{k}")
     thesis = [(i, row["thesis"]["elo"]) for i, row in enumerate(rows) if row["thesis"]]
     if thesis:
         ax.plot([e for _, e in thesis], [i + 0.4 - height / 2 for i, _ in thesis], "kD", label="thesis (100 ms)")
@@ -53,6 +55,19 @@ def elo_chart(path, rows, conditions):
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return None
+
+
+def draw_bounds(ax, placed, height, color):
+    """The one-sided ratings of a condition (a set that won or lost every game): a hatched
+    bar out to the bound, and an arrow pointing the way the rating lies beyond it."""
+    for y, rating in placed:
+        if rating is None or rating.estimate is not None:
+            continue
+        bound, marker = (rating.high, "<") if rating.status == rating_fit.BELOW else (rating.low, ">")
+        if bound is None:
+            continue
+        ax.barh([y], [bound], height=height, color=color, alpha=0.5, hatch="//")
+        ax.plot([bound], [y], marker, color="k")
 
 
 def validation_curves(trainings):
