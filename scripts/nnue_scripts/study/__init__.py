@@ -43,8 +43,8 @@ Output in --out-dir: study.md (the table: set, thesis name where it differs, inp
 active features, updates per move, minimum validation loss, training positions/s, search
 nodes/s, Elo at each condition with its 95 % interval, the thesis' Elo where it has one;
 per condition, All's rank among the thesis' sets, the sets clearly above or below it and
-the rank correlation with the thesis' order; with both conditions played, a fit of the equal-time Elo on the fixed-node Elo and the
-speed: how much knowledge carries over and how many Elo a halving of speed costs),
+the rank correlation with the thesis' order; with both conditions played, a fit of the
+equal-time Elo on the fixed-node Elo and the speed: how much knowledge carries over and how many Elo a halving of speed costs),
 study.json (every figure), study-elo.png and study-loss.png (the Elo chart and every net's
 validation loss per epoch, when matplotlib is installed), log.jsonl (every
 command run, one JSON object a line), and what each step made: nets/, features/, bench/,

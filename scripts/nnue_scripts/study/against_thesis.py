@@ -108,13 +108,8 @@ def names_text(names):
     return ", ".join(f"`{n}`" for n in names) or "none"
 
 
-def rank_text(rank):
-    return f"{rank:g}"
-
-
 def comparison_section(comparisons):
     """The report's Markdown lines: one row per condition, the thesis' own row first."""
-    thesis_sets = sorted(THESIS, key=lambda name: -THESIS[name][2])
     lines = [
         "## Against the thesis: where All ranks among its sets",
         "",
@@ -124,10 +119,10 @@ def comparison_section(comparisons):
         "",
         "| | All's rank | clearly above All | level with All | clearly below All | rank correlation with the thesis |",
         "|---|---|---|---|---|---|",
-        f"| thesis, 100 ms | 1 of {len(thesis_sets)} | none | none | {len(thesis_sets) - 1} sets | 1 |",
+        f"| thesis, 100 ms | 1 of {len(THESIS)} | none | none | {len(THESIS) - 1} sets | 1 |",
     ]
     for c in comparisons:
         rho = "—" if c["spearman"] is None else f"{c['spearman']:+.2f}"
-        lines.append(f"| ours, {condition_label(c['condition'])} | {rank_text(c['all_rank'])} of {len(c['sets'])} | "
+        lines.append(f"| ours, {condition_label(c['condition'])} | {c['all_rank']:g} of {len(c['sets'])} | "
                      f"{names_text(c['above'])} | {names_text(c['level'])} | {len(c['below'])} sets | {rho} |")
     return lines

@@ -24,7 +24,8 @@ def pyplot():
 
 def elo_chart(path, rows, conditions):
     """A horizontal bar chart of each set's Elo per condition with its interval, the
-    thesis' Elo as a marker, a one-sided bound as a hatched bar with an arrow; returns a note when matplotlib is missing."""
+    thesis' Elo as a marker, a one-sided bound as a hatched bar with an arrow; returns a
+    note when matplotlib is missing."""
     plt = pyplot()
     if plt is None:
         return "the Elo chart needs matplotlib (pip install matplotlib); skipped"
