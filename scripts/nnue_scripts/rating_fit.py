@@ -59,6 +59,16 @@ class Rating:
     def __init__(self, status, estimate=None, low=None, high=None, games=0):
         self.status, self.estimate, self.low, self.high, self.games = status, estimate, low, high, games
 
+    def bound(self):
+        """The bound of a one-sided rating (an engine that won or lost every game): the
+        low end above which an ABOVE rating lies, the high end below which a BELOW one
+        lies; None for any other status or where the data give none."""
+        if self.status == ABOVE:
+            return self.low
+        if self.status == BELOW:
+            return self.high
+        return None
+
     def as_dict(self):
         return {"status": self.status, "estimate": self.estimate, "low": self.low, "high": self.high, "games": self.games}
 

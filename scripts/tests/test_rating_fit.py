@@ -107,17 +107,20 @@ class SingleAnchorTest(unittest.TestCase):
         # 10 log p = -chi2(0.95, 1) / 2
         p = math.exp(-3.841458820694124 / 2 / 10)
         self.assertAlmostEqual(rating.low, 1500 + common.elo_from_score(p), places=4)
+        self.assertEqual(rating.bound(), rating.low)
 
     def test_all_losses_is_below_with_a_bound(self):
         rating = rating_fit.fit_ratings([("x", "sf", 0, 0, 8)], {"sf": 2400})["x"]
         self.assertEqual(rating.status, BELOW)
         p = math.exp(-3.841458820694124 / 2 / 8)
         self.assertAlmostEqual(rating.high, 2400 - common.elo_from_score(p), places=4)
+        self.assertEqual(rating.bound(), rating.high)
 
     def test_a_single_draw_against_a_winless_record_is_finite(self):
         rating = rating_fit.fit_ratings([("x", "sf", 9, 1, 0)], {"sf": 1500})["x"]
         self.assertEqual(rating.status, FITTED)
         self.assertAlmostEqual(rating.estimate, 1500 + common.elo_from_score(9.5 / 10), places=6)
+        self.assertIsNone(rating.bound(), "a fitted rating is two-sided")
 
 
 class JointFitTest(unittest.TestCase):

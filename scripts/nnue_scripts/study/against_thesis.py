@@ -23,11 +23,7 @@ def order_key(rating):
         return 0.0
     if rating.status == rating_fit.FITTED:
         return rating.estimate
-    if rating.status == rating_fit.ABOVE:
-        return rating.low
-    if rating.status == rating_fit.BELOW:
-        return rating.high
-    return None
+    return rating.bound()
 
 
 def side_of_anchor(rating):

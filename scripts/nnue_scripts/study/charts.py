@@ -64,7 +64,7 @@ def draw_bounds(ax, placed, height, color):
     for y, rating in placed:
         if rating is None or rating.estimate is not None:
             continue
-        bound, marker = (rating.high, "<") if rating.status == rating_fit.BELOW else (rating.low, ">")
+        bound, marker = rating.bound(), "<" if rating.status == rating_fit.BELOW else ">"
         if bound is None:
             continue
         ax.barh([y], [bound], height=height, color=color, alpha=0.5, hatch="//")

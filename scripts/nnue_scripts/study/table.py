@@ -75,10 +75,9 @@ def format_rating(rating):
         return "0 (anchor)"
     if rating.status == rating_fit.FITTED:
         return f"{signed(rating.estimate)} [{signed(rating.low)}, {signed(rating.high)}]"
-    if rating.status == rating_fit.ABOVE and rating.low is not None:
-        return f"> {signed(rating.low)}"
-    if rating.status == rating_fit.BELOW and rating.high is not None:
-        return f"< {signed(rating.high)}"
+    bound = rating.bound()
+    if bound is not None:
+        return f"{'<' if rating.status == rating_fit.BELOW else '>'} {signed(bound)}"
     return rating.status
 
 

@@ -20,11 +20,16 @@ pub struct DirtyPiece {
     pub to: Option<Square>,
 }
 
+/// The most pieces one move changes (a capturing promotion; castling changes two).
+const MAX_CHANGED: usize = 3;
+/// The most squares one move touches: each changed piece leaves one and enters one.
+const MAX_TOUCHED: usize = 2 * MAX_CHANGED;
+
 /// The pieces a move changes: up to three (a capturing promotion changes the pawn,
 /// the promoted piece and the captured piece; castling the king and the rook).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct BoardChange {
-    pieces: [Option<DirtyPiece>; 3],
+    pieces: [Option<DirtyPiece>; MAX_CHANGED],
     len: u8,
 }
 
@@ -32,7 +37,7 @@ impl BoardChange {
     /// The change of a null move: nothing.
     pub const fn none() -> BoardChange {
         BoardChange {
-            pieces: [None; 3],
+            pieces: [None; MAX_CHANGED],
             len: 0,
         }
     }
@@ -49,6 +54,36 @@ impl BoardChange {
     /// The changed pieces, in the order they were recorded.
     pub fn pieces(&self) -> impl Iterator<Item = &DirtyPiece> {
         self.pieces.iter().flatten()
+    }
+
+    /// Calls `visit` once for each distinct `key(piece, square)` over the squares the
+    /// changed pieces left or entered, in the order first met. Blocks whose features
+    /// live on lines (`H`, `V`, `D1`, `D2`, `PH`, `PV`) key a square by its line, so a
+    /// move along a line, or two pieces on one line, re-read that line only once.
+    pub fn for_each_touched<K: Copy + PartialEq>(
+        &self,
+        mut key: impl FnMut(Piece, Square) -> K,
+        mut visit: impl FnMut(K),
+    ) {
+        // Seeded with the first key, so the array needs no `Option` (whose compares
+        // showed in `nnue evalbench`); only `seen[..count]` is ever read.
+        let mut seen: Option<([K; MAX_TOUCHED], usize)> = None;
+        for d in self.pieces() {
+            for sq in d.from.into_iter().chain(d.to) {
+                let k = key(d.piece, sq);
+                match &mut seen {
+                    None => seen = Some(([k; MAX_TOUCHED], 1)),
+                    Some((keys, count)) => {
+                        if keys[..*count].contains(&k) {
+                            continue;
+                        }
+                        keys[*count] = k;
+                        *count += 1;
+                    }
+                }
+                visit(k);
+            }
+        }
     }
 
     /// Whether the king of `color` moved.
@@ -201,5 +236,63 @@ impl BoardChange {
                 board.set_piece_at(to, d.piece);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, File, Position, Rank};
+
+    fn change_of(fen: &str, uci: &str) -> BoardChange {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .expect("test FEN")
+            .into_position(CastlingMode::Standard)
+            .expect("legal test position");
+        let mv = uci
+            .parse::<UciMove>()
+            .expect("test move")
+            .to_move(&pos)
+            .expect("legal test move");
+        BoardChange::of_move(pos.board(), pos.turn(), &mv)
+    }
+
+    fn touched<K: Copy + PartialEq>(
+        change: &BoardChange,
+        key: impl Fn(Piece, Square) -> K,
+    ) -> Vec<K> {
+        let mut keys = Vec::new();
+        change.for_each_touched(key, |k| keys.push(k));
+        keys
+    }
+
+    #[test]
+    fn castling_touches_one_rank_once_and_four_squares() {
+        let change = change_of("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1");
+        assert_eq!(touched(&change, |_, sq| sq.rank()), vec![Rank::First]);
+        let mut squares = touched(&change, |_, sq| sq);
+        squares.sort();
+        assert_eq!(
+            squares,
+            vec![Square::E1, Square::F1, Square::G1, Square::H1]
+        );
+    }
+
+    #[test]
+    fn capturing_promotion_keys_each_piece_apart() {
+        // b7xa8=Q: the pawn leaves b7, the rook leaves a8, the queen enters a8.
+        let change = change_of("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8q");
+        let mut by_piece_file = touched(&change, |piece, sq| (piece.role, sq.file()));
+        by_piece_file.sort();
+        assert_eq!(
+            by_piece_file,
+            vec![
+                (Role::Pawn, File::B),
+                (Role::Rook, File::A),
+                (Role::Queen, File::A)
+            ]
+        );
+        assert_eq!(touched(&change, |_, sq| sq.rank()).len(), 2);
     }
 }

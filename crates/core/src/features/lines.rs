@@ -13,10 +13,6 @@ use super::context::MoveContext;
 use super::delta::FeatureDelta;
 use super::orient::{orient, plane, relative_board, relative_piece, Orientation};
 
-/// The most (piece, line) pairs one move touches: a [`super::BoardChange`] holds at
-/// most three pieces, each leaving one square and entering another.
-const MAX_TOUCHED: usize = 6;
-
 /// Which family of lines a [`Lines`] block uses.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum LineKind {
@@ -107,20 +103,15 @@ impl FeatureBlock for Lines {
     /// board instead of the default's two complete lists (the update is what the
     /// search pays for a line block at every node).
     fn changed(&self, mv: &MoveContext<'_>, delta: &mut FeatureDelta) {
-        let mut touched: [(Option<Piece>, usize); MAX_TOUCHED] = [(None, 0); MAX_TOUCHED];
-        let mut count = 0;
-        for d in mv.change.pieces() {
-            for sq in d.from.into_iter().chain(d.to) {
-                let line = self.0.line(orient(sq, mv.perspective, Orientation::Flip));
-                let key = (Some(d.piece), line);
-                if touched[..count].contains(&key) {
-                    continue;
-                }
-                touched[count] = key;
-                count += 1;
-                self.line_change(mv, d.piece, line, delta);
-            }
-        }
+        mv.change.for_each_touched(
+            |piece, sq| {
+                (
+                    piece,
+                    self.0.line(orient(sq, mv.perspective, Orientation::Flip)),
+                )
+            },
+            |(piece, line)| self.line_change(mv, piece, line, delta),
+        );
     }
 }
 

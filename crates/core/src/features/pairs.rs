@@ -19,9 +19,6 @@ use super::context::MoveContext;
 use super::delta::FeatureDelta;
 use super::orient::{orient, plane, relative_board, relative_piece, Orientation};
 
-/// The most lines one move touches: a [`super::BoardChange`] holds at most three
-/// pieces, each leaving one square and entering another.
-const MAX_TOUCHED: usize = 6;
 /// The most pairs on one line of eight squares.
 const MAX_LINE_PAIRS: usize = 7;
 
@@ -82,32 +79,28 @@ impl FeatureBlock for Pairs {
     /// default's two complete lists (the update is what the search pays for a pair
     /// block at every node).
     fn changed(&self, mv: &MoveContext<'_>, delta: &mut FeatureDelta) {
-        let mut touched = [0usize; MAX_TOUCHED];
-        let mut count = 0;
-        for d in mv.change.pieces() {
-            for sq in d.from.into_iter().chain(d.to) {
-                let line = self.line_of(orient(sq, mv.perspective, Orientation::Flip));
-                if touched[..count].contains(&line) {
-                    continue;
-                }
-                touched[count] = line;
-                count += 1;
-                let mut old = [0u32; MAX_LINE_PAIRS];
-                let mut new = [0u32; MAX_LINE_PAIRS];
-                let n_old = self.line_pairs(mv.before, mv.perspective, line, &mut old);
-                let n_new = self.line_pairs(mv.after, mv.perspective, line, &mut new);
-                diff_sorted(
-                    &mut old[..n_old],
-                    &mut new[..n_new],
-                    &mut delta.removed,
-                    &mut delta.added,
-                );
-            }
-        }
+        mv.change.for_each_touched(
+            |_, sq| self.line_of(orient(sq, mv.perspective, Orientation::Flip)),
+            |line| self.line_change(mv, line, delta),
+        );
     }
 }
 
 impl Pairs {
+    /// Appends the pair features of relative line `line` that the move turned off or on.
+    fn line_change(&self, mv: &MoveContext<'_>, line: usize, delta: &mut FeatureDelta) {
+        let mut old = [0u32; MAX_LINE_PAIRS];
+        let mut new = [0u32; MAX_LINE_PAIRS];
+        let n_old = self.line_pairs(mv.before, mv.perspective, line, &mut old);
+        let n_new = self.line_pairs(mv.after, mv.perspective, line, &mut new);
+        diff_sorted(
+            &mut old[..n_old],
+            &mut new[..n_new],
+            &mut delta.removed,
+            &mut delta.added,
+        );
+    }
+
     /// The line of a relative square: its rank for PH, its file for PV.
     fn line_of(&self, sq: Square) -> usize {
         match self.0 {
