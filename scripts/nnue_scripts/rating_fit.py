@@ -50,6 +50,8 @@ MAX_SWEEPS = 20000
 BISECTION_STEPS = 80
 
 FITTED, ABOVE, BELOW, UNDETERMINED, UNANCHORED = "fitted", "above", "below", "undetermined", "unanchored"
+# How a one-sided rating is written beside its bound ("> +250", "< -300").
+BOUND_MARK = {ABOVE: ">", BELOW: "<"}
 
 
 class Rating:

@@ -44,7 +44,8 @@ active features, updates per move, minimum validation loss, training positions/s
 nodes/s, Elo at each condition with its 95 % interval, the thesis' Elo where it has one;
 per condition, All's rank among the thesis' sets, the sets clearly above or below it and
 the rank correlation with the thesis' order; with both conditions played, a fit of the
-equal-time Elo on the fixed-node Elo and the speed: how much knowledge carries over and how many Elo a halving of speed costs),
+equal-time Elo on the fixed-node Elo and the speed: how much knowledge carries over and
+how many Elo a halving of speed costs),
 study.json (every figure), study-elo.png and study-loss.png (the Elo chart and every net's
 validation loss per epoch, when matplotlib is installed), log.jsonl (every
 command run, one JSON object a line), and what each step made: nets/, features/, bench/,

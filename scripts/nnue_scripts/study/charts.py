@@ -64,7 +64,7 @@ def draw_bounds(ax, placed, height, color):
     for y, rating in placed:
         if rating is None or rating.estimate is not None:
             continue
-        bound, marker = rating.bound(), "<" if rating.status == rating_fit.BELOW else ">"
+        bound, marker = rating.bound(), rating_fit.BOUND_MARK.get(rating.status)
         if bound is None:
             continue
         ax.barh([y], [bound], height=height, color=color, alpha=0.5, hatch="//")

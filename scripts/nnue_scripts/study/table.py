@@ -77,7 +77,7 @@ def format_rating(rating):
         return f"{signed(rating.estimate)} [{signed(rating.low)}, {signed(rating.high)}]"
     bound = rating.bound()
     if bound is not None:
-        return f"{'<' if rating.status == rating_fit.BELOW else '>'} {signed(bound)}"
+        return f"{rating_fit.BOUND_MARK[rating.status]} {signed(bound)}"
     return rating.status
 
 

@@ -65,8 +65,9 @@ impl BoardChange {
         mut key: impl FnMut(Piece, Square) -> K,
         mut visit: impl FnMut(K),
     ) {
-        // Seeded with the first key, so the array needs no `Option` (whose compares
-        // showed in `nnue evalbench`); only `seen[..count]` is ever read.
+        // The keys array is filled with the first key met, so its entries need no
+        // `Option` (per-entry compares showed in `nnue evalbench`); only
+        // `keys[..count]` is ever read.
         let mut seen: Option<([K; MAX_TOUCHED], usize)> = None;
         for d in self.pieces() {
             for sq in d.from.into_iter().chain(d.to) {
