@@ -33,8 +33,10 @@ N moves of each side and --draw-after full moves (default 40) have been played. 
 score counts as beyond any CP; a move without a score restarts both counts.
 
 Output: one line per game, a running score, and at the end the W/D/L from A's view,
-the Elo estimate with its 95 % interval and, with --sprt, the log likelihood ratio and
-the decision (the match stops early when the SPRT decides), and with adjudication on,
+the Elo estimate with its 95 % interval, the pentanomial counts of the complete game pairs
+(points 0, 0.5, 1, 1.5, 2 that A scored on one opening with both colours) and, with --sprt,
+the pentanomial log likelihood ratio and the decision (the match stops early when the SPRT
+decides; an even --games keeps every pair whole), and with adjudication on,
 how many games each rule ended. With --pgn every game is appended to FILE. Exit status:
 0 when every game finished cleanly, 1 otherwise.
 """
@@ -276,11 +278,13 @@ def time_control_tag(args):
 
 
 class Tally:
-    """Wins/draws/losses from A's view, failures, games ended by score adjudication and the
-    SPRT state, shared by threads."""
+    """Wins/draws/losses from A's view, the pentanomial counts of complete game pairs
+    (games 2k and 2k+1 share an opening), failures, games ended by score adjudication and
+    the SPRT state (pentanomial), shared by threads."""
 
     def __init__(self, sprt):
         self.wins = self.draws = self.losses = 0
+        self.scores = {}
         self.failures = []
         self.adjudicated = adjudication.counts([])
         self.sprt = sprt
@@ -300,8 +304,17 @@ class Tally:
                 self.failures.append((game["index"], game["problem"]))
             for rule, count in adjudication.counts([game]).items():
                 self.adjudicated[rule] += count
+            self.scores[game["index"]] = score
             if self.sprt and not self.decision:
-                self.decision, _ = common.sprt_state(self.wins, self.draws, self.losses, *self.sprt)
+                self.decision = common.sprt_decision(self.llr(), self.sprt[2], self.sprt[3])
+
+    def pentanomial(self):
+        """Counts of pair scores 0, 0.5, 1, 1.5, 2 over the complete pairs so far."""
+        return common.pentanomial(common.pair_scores(self.scores))
+
+    def llr(self):
+        """The pentanomial SPRT's log likelihood ratio so far."""
+        return common.sprt_llr_pentanomial(self.pentanomial(), self.sprt[0], self.sprt[1])
 
     def summary(self):
         est, low, high = common.elo_interval(self.wins, self.draws, self.losses)
@@ -310,10 +323,12 @@ class Tally:
             f"{n} games: +{self.wins} ={self.draws} -{self.losses} (A's view), "
             f"Elo {est:+.1f} [{low:+.1f}, {high:+.1f}] (95 %)"
         )
+        penta = self.pentanomial()
+        if sum(penta):
+            text += f", pairs {penta} (0-2 points)"
         if self.sprt:
-            llr = common.sprt_llr(self.wins, self.draws, self.losses, self.sprt[0], self.sprt[1])
             lower, upper = common.sprt_bounds(self.sprt[2], self.sprt[3])
-            text += f", SPRT LLR {llr:.2f} [{lower:.2f}, {upper:.2f}]"
+            text += f", SPRT {self.sprt[0]:g}/{self.sprt[1]:g} LLR {self.llr():.2f} [{lower:.2f}, {upper:.2f}]"
             text += f" {self.decision or 'undecided'}"
         return text
 

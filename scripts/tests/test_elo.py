@@ -15,13 +15,14 @@ from nnue_scripts import common
 SCORES = (1.0, 0.5, 0.0)
 
 
-def constrained_mle(counts, target):
-    """Trinomial probabilities maximising the likelihood with expected score `target`."""
+def constrained_mle(counts, target, scores=SCORES):
+    """Multinomial probabilities of outcomes worth `scores` maximising the likelihood
+    with expected score `target`."""
     n = sum(counts)
     freqs = [c / n for c in counts]
     # p_i = f_i / (1 + lam * (s_i - target)); find lam with sum p_i s_i = target.
     def excess(lam):
-        return sum(f * (s - target) / (1 + lam * (s - target)) for f, s in zip(freqs, SCORES))
+        return sum(f * (s - target) / (1 + lam * (s - target)) for f, s in zip(freqs, scores))
 
     lo = -1.0 / (1.0 - target) + 1e-12
     hi = 1.0 / target - 1e-12
@@ -32,12 +33,16 @@ def constrained_mle(counts, target):
         else:
             hi = mid
     lam = (lo + hi) / 2
-    return [f / (1 + lam * (s - target)) for f, s in zip(freqs, SCORES)]
+    return [f / (1 + lam * (s - target)) for f, s in zip(freqs, scores)]
 
 
-def exact_llr(counts, elo0, elo1):
-    p0 = constrained_mle(counts, common.score_from_elo(elo0))
-    p1 = constrained_mle(counts, common.score_from_elo(elo1))
+# A game pair's mean score per game for 0, 0.5, 1, 1.5 and 2 points.
+PAIR_MEANS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def exact_llr(counts, elo0, elo1, scores=SCORES):
+    p0 = constrained_mle(counts, common.score_from_elo(elo0), scores)
+    p1 = constrained_mle(counts, common.score_from_elo(elo1), scores)
     return sum(c * math.log(a / b) for c, a, b in zip(counts, p1, p0) if c)
 
 
@@ -73,7 +78,24 @@ class EloTest(unittest.TestCase):
             exact = exact_llr(counts, e0, e1)
             self.assertAlmostEqual(approx, exact, delta=0.02 * abs(exact) + 0.02, msg=str(counts))
 
+    def test_pentanomial_llr_matches_the_exact_pentanomial_ratio(self):
+        for counts, e0, e1 in [
+            ([20, 150, 400, 180, 30], 0, 5),
+            ([60, 200, 300, 250, 90], 0, 10),
+            ([5, 40, 120, 30, 5], -5, 5),
+        ]:
+            approx = common.sprt_llr_pentanomial(counts, e0, e1)
+            exact = exact_llr(counts, e0, e1, PAIR_MEANS)
+            self.assertAlmostEqual(approx, exact, delta=0.02 * abs(exact) + 0.02, msg=str(counts))
+
+    def test_pentanomial_llr_is_zero_without_variance(self):
+        self.assertEqual(common.sprt_llr_pentanomial([0, 0, 7, 0, 0], 0, 5), 0.0)
+        self.assertEqual(common.sprt_llr_pentanomial([0] * 5, 0, 5), 0.0)
+
     def test_sprt_decisions(self):
+        self.assertEqual(common.sprt_decision(3.0, 0.05, 0.05), "H1")
+        self.assertEqual(common.sprt_decision(-3.0, 0.05, 0.05), "H0")
+        self.assertIsNone(common.sprt_decision(1.0, 0.05, 0.05))
         self.assertEqual(common.sprt_state(600, 300, 100, 0, 10, 0.05, 0.05)[0], "H1")
         self.assertEqual(common.sprt_state(100, 300, 600, 0, 10, 0.05, 0.05)[0], "H0")
         self.assertIsNone(common.sprt_state(3, 4, 3, 0, 10, 0.05, 0.05)[0])
