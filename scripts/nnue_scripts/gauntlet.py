@@ -15,8 +15,9 @@ and places it on Stockfish's UCI_Elo scale.
 
 --preset strength is the standard strength report: the classical evaluation
 (`classical:Use NNUE=false`) and each --player given (default `default-net`, the
-embedded net) against Stockfish at UCI_Elo 1800, 2100 and 2400, Glaurung, Toga II and
-Phalanx, 34 games a pairing in each of two opening sets (data/openings.epd and
+embedded net) against Stockfish at UCI_Elo 2100, 2400 and 2700, Glaurung, Toga II and
+Ethereal 12 (--preset strength-2025: the earlier opponents, Stockfish at 1800, 2100 and
+2400, Glaurung, Toga II and Phalanx), 34 games a pairing in each of two opening sets (data/openings.epd and
 data/openings-random.epd), 408 games a configuration, at 5+0.05 with a 200 ms forfeit
 margin and score adjudication (a win once both engines agree one side is 1000 cp ahead
 for 3 moves each, a draw once both score within 10 cp for 8 moves each after move 40),
@@ -31,8 +32,10 @@ with both colours, as nnue_scripts.match plays them, under one clock for all.
 Opponents: without --opponent, the Debian engines found on PATH or in /usr/games
 (`apt-get install stockfish glaurung toga2 phalanx`): Stockfish with
 UCI_LimitStrength at each --sf-elo level (checked against the range the binary
-advertises), Glaurung and Toga II (UCI, their own books off), and Phalanx (xboard only,
-book and learning off). A COMMAND may carry arguments (it is split like a shell line);
+advertises), and the Debian engines named by --debian-engines (default
+glaurung,toga2,phalanx; ethereal is the fourth known): Glaurung and Toga II (UCI, their
+own books off), Phalanx (xboard only, book and learning off) and Ethereal 12 (UCI,
+`apt-get install ethereal-chess`). A COMMAND may carry arguments (it is split like a shell line);
 the third field picks the protocol (uci by default). Engines that are not installed are
 skipped with a note. An opponent with UCI_LimitStrength=true and UCI_Elo=N in its options
 is an anchor at N; --anchor NAME=ELO anchors any other.
@@ -83,7 +86,7 @@ from . import adjudication, common, match
 from .entrants import UsageError, parse_anchor, parse_opponent, parse_player, parse_sf_elos
 from .gauntlet_report import markdown, report_json
 from .gauntlet_results import joint_fit, pairing_rows, report_data
-from .opponents import default_opponents, usable_opponents
+from .opponents import DEBIAN_NAMES, DEFAULT_DEBIAN, default_opponents, parse_debian, usable_opponents
 
 PROGRAM = "gauntlet.py"
 DEFAULT_PLAYERS = ("classical:Use NNUE=false", "nnue")
@@ -98,26 +101,36 @@ def fail(message):
 
 # The strength report (--preset strength): our engine with the classical evaluation and
 # each candidate net (--player; default the embedded net) against Stockfish 15.1 at
-# three UCI_Elo anchors, Glaurung, Toga II and Phalanx, on two opening sets. 34 games a
-# pairing and set (17 openings, both colours) make 408 games a configuration. The clock
-# and the forfeit margin come from measured overshoots (README, Gauntlet).
+# three UCI_Elo anchors, Glaurung, Toga II and Ethereal 12, on two opening sets. 34 games
+# a pairing and set (17 openings, both colours) make 408 games a configuration. The clock
+# and the forfeit margin come from measured overshoots (README, Gauntlet). The opponents
+# moved up with the engine (Stockfish 1800 and Phalanx lost nearly every game and told
+# little); --preset strength-2025 is the earlier set (Stockfish 1800, 2100, 2400,
+# Glaurung, Toga II, Phalanx), so that earlier reports can be repeated.
 STRENGTH_REFERENCE = "classical:Use NNUE=false"
 STRENGTH_CANDIDATES = ("default-net",)
 RANDOM_BOOK = os.path.join(common.ROOT, "data", "openings-random.epd")
+STRENGTH_COMMON = {
+    "books": [common.DEFAULT_BOOK, RANDOM_BOOK],
+    "games": 34,
+    "tc": "5+0.05",
+    "time_margin": 200.0,
+    **adjudication.ON,
+    "out_dir": os.path.join(common.ROOT, "target", "strength"),
+    "title": "Strength report",
+}
 PRESETS = {
     "strength": {
+        **STRENGTH_COMMON,
+        "sf_elo": "2100,2400,2700",
+        "debian_engines": "glaurung,toga2,ethereal",
+    },
+    "strength-2025": {
+        **STRENGTH_COMMON,
         "sf_elo": "1800,2100,2400",
-        "books": [common.DEFAULT_BOOK, RANDOM_BOOK],
-        "games": 34,
-        "tc": "5+0.05",
-        "time_margin": 200.0,
-        **adjudication.ON,
-        "out_dir": os.path.join(common.ROOT, "target", "strength"),
-        "title": "Strength report",
+        "debian_engines": "glaurung,toga2,phalanx",
     },
 }
-
-
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m nnue_scripts.gauntlet", description=__doc__.splitlines()[0], conflict_handler="resolve"
@@ -130,6 +143,8 @@ def parse_args(argv=None):
                         help="the player the others are compared with (default: 'classical' if playing, else the first)")
     parser.add_argument("--opponent", action="append", default=[], help="NAME:COMMAND[:uci|xboard][:Name=Value,...]")
     parser.add_argument("--sf-elo", default=DEFAULT_SF_ELO, help="Stockfish UCI_Elo levels of the default opponents")
+    parser.add_argument("--debian-engines", default=",".join(DEFAULT_DEBIAN),
+                        help=f"the other Debian engines among the default opponents, of {', '.join(DEBIAN_NAMES)}")
     parser.add_argument("--anchor", action="append", default=[], help="NAME=ELO: a fixed rating for an opponent")
     match.add_game_arguments(parser, "nnue gauntlet")
     parser.add_argument("--book", action="append", default=None,
@@ -145,7 +160,7 @@ def parse_args(argv=None):
     if args.book is None:
         args.book = list(args.books)
     match.check_game_arguments(parser, args)
-    if preset == "strength":
+    if preset in ("strength", "strength-2025"):
         candidates = args.player or list(STRENGTH_CANDIDATES)
         names = [spec.partition(":")[0] for spec in candidates]
         args.player = candidates if "classical" in names else [STRENGTH_REFERENCE, *candidates]
@@ -160,7 +175,7 @@ def build_entrants(parser, args, notes):
         if args.opponent:
             opponents = [parse_opponent(spec) for spec in args.opponent]
         else:
-            opponents = default_opponents(parse_sf_elos(args.sf_elo), notes)
+            opponents = default_opponents(parse_sf_elos(args.sf_elo), notes, parse_debian(args.debian_engines))
         anchors = dict(parse_anchor(spec) for spec in args.anchor)
     except UsageError as exc:
         parser.error(str(exc))

@@ -1,5 +1,5 @@
 """The gauntlet's default opponents: the Debian engines (`apt-get install stockfish
-glaurung toga2 phalanx`) found on PATH or in Debian's game directories, Stockfish at each
+glaurung toga2 phalanx ethereal-chess`) found on PATH or in Debian's game directories, Stockfish at each
 UCI_Elo level its binary accepts, and the check that each opponent is installed and can
 play under the chosen limit.
 
@@ -11,7 +11,7 @@ import os
 import shutil
 
 from . import common
-from .entrants import Entrant
+from .entrants import Entrant, UsageError
 
 import chess.engine  # after entrants: match, which it imports, has checked that python-chess is there
 
@@ -28,7 +28,21 @@ DEBIAN_ENGINES = (
     ("toga2", ["toga2"], "uci", {"Hash": "16", "Number of Threads": "1", "OwnBook": "false"}, False),
     # -b- no opening book, -l- no learning file (results would depend on earlier runs).
     ("phalanx", ["phalanx", "-b-", "-l-"], "xboard", {}, False),
+    # Ethereal 12: a hand-written evaluation about 200 above our engine at 5+0.05.
+    ("ethereal", ["ethereal-chess"], "uci", SINGLE_CORE, True),
 )
+# The Debian engines a gauntlet plays unless told otherwise (--debian-engines).
+DEFAULT_DEBIAN = ("glaurung", "toga2", "phalanx")
+DEBIAN_NAMES = tuple(entry[0] for entry in DEBIAN_ENGINES)
+
+
+def parse_debian(text):
+    """The --debian-engines list: names of DEBIAN_ENGINES, comma-separated ('' for none)."""
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in names if name not in DEBIAN_NAMES]
+    if unknown:
+        raise UsageError(f"--debian-engines: unknown engine {', '.join(unknown)} (known: {', '.join(DEBIAN_NAMES)})")
+    return names
 
 
 def find_engine(program):
@@ -73,11 +87,13 @@ def stockfish_levels(elos, notes):
     return levels
 
 
-def default_opponents(elos, notes):
-    """Stockfish's levels and the other Debian engines that are installed; a note for each
-    one that is not."""
+def default_opponents(elos, notes, debian=DEFAULT_DEBIAN):
+    """Stockfish's levels and the other Debian engines named in `debian` that are
+    installed; a note for each one that is not."""
     opponents = stockfish_levels(elos, notes)
     for name, command, protocol, options, takes_nodes in DEBIAN_ENGINES:
+        if name not in debian:
+            continue
         path = find_engine(command[0])
         if not path:
             notes.append(f"{name} not found on PATH or in /usr/games: skipped (apt-get install {name})")

@@ -15,6 +15,7 @@ from nnue_scripts import entrants
 from nnue_scripts import gauntlet
 from nnue_scripts import gauntlet_report
 from nnue_scripts import gauntlet_results
+from nnue_scripts import opponents
 from nnue_scripts import rating_fit
 
 
@@ -59,8 +60,16 @@ class SpecTest(unittest.TestCase):
 
     def test_the_strength_preset(self):
         args = parse(["--preset", "strength"])
-        self.assertEqual((args.tc, args.games, args.time_margin, args.sf_elo), ("5+0.05", 34, 200.0, "1800,2100,2400"))
+        self.assertEqual((args.tc, args.games, args.time_margin, args.sf_elo), ("5+0.05", 34, 200.0, "2100,2400,2700"))
+        self.assertEqual(opponents.parse_debian(args.debian_engines), ("glaurung", "toga2", "ethereal"))
         self.assertEqual([os.path.basename(b) for b in args.book], ["openings.epd", "openings-random.epd"])
+        # The earlier opponents stay reachable by name, with everything else the same.
+        old = parse(["--preset", "strength-2025"])
+        self.assertEqual((old.tc, old.games, old.sf_elo), ("5+0.05", 34, "1800,2100,2400"))
+        self.assertEqual(opponents.parse_debian(old.debian_engines), ("glaurung", "toga2", "phalanx"))
+        self.assertEqual(old.player, [gauntlet.STRENGTH_REFERENCE, "default-net"])
+        with self.assertRaises(entrants.UsageError):
+            opponents.parse_debian("glaurung,crafty")
         self.assertEqual(args.player, [gauntlet.STRENGTH_REFERENCE, "default-net"])
         self.assertTrue(args.out_dir.endswith(os.path.join("target", "strength")))
         # Flags override the preset; candidates replace the default net, classical stays.
