@@ -10,13 +10,14 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, Position};
 
 use super::check::gives_check;
+use super::correction::pawn_key;
 use super::history::{Continuation, PieceTo};
 use super::movepick::is_tactical;
 use super::params::*;
 use super::score::{from_tt, Bound, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
-use super::tt::{encode_move, TtEntry};
-use super::worker::{lmr, tt_cutoff, Worker};
+use super::tt::{decode_quiet, encode_move, TtEntry};
+use super::worker::{lmr, null_key, tt_cutoff, Worker};
 
 /// The fifty-move rule: a game is drawn after this many plies without a capture
 /// or a pawn move (unless the last of them mated).
@@ -36,8 +37,13 @@ pub(super) struct Node {
     /// are reduced more.
     pub cut_node: bool,
     pub in_check: bool,
-    /// The static evaluation (`-INFINITE` in check).
+    /// The static evaluation corrected by the correction history (`-INFINITE` in
+    /// check).
     pub static_eval: i32,
+    /// The evaluation as the net gives it (0 in check): what the table stores.
+    pub raw_eval: i32,
+    /// The pawn structure's key in the correction history.
+    pub pawns: u64,
     /// The static evaluation refined by the table's value where its bound allows:
     /// what pruning before the moves compares with beta.
     pub eval: i32,
@@ -58,7 +64,7 @@ pub(super) struct Node {
 
 /// What the singular-extension test decided for the table move.
 enum Singular {
-    /// Search it this many plies deeper.
+    /// Search it this many plies deeper (-1: shallower, 2: a double extension).
     Extend(i32),
     /// Several moves beat beta: the node fails high with this value.
     Cutoff(i32),
@@ -74,7 +80,7 @@ impl Worker<'_, '_> {
         &mut self,
         pos: &Chess,
         in_check: bool,
-        mut depth: i32,
+        depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -102,53 +108,37 @@ impl Worker<'_, '_> {
         // A singular-extension search of this node (one move left out) must not
         // take or leave the table's verdict on the whole node.
         let excluded = self.td.stack[ply].excluded;
-        let key = self.current_key();
         let tt = if excluded == 0 {
-            self.shared.tt.probe(key)
+            self.shared.tt.probe(self.current_key())
         } else {
             None
         };
-        if let Some(e) = tt {
-            if !pv_node && e.depth >= depth {
-                if let Some(v) = tt_cutoff(&e, ply, alpha, beta) {
-                    return v;
-                }
-            }
+        if let Some(v) = tt.and_then(|e| self.tt_cut(pos, &e, depth, (alpha, beta), ply, pv_node)) {
+            return v;
         }
-        let static_eval = (!in_check).then(|| match tt {
-            Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
-            _ => self.evaluate(pos),
-        });
-        self.td.stack[ply].static_eval = static_eval;
-        let tt_move = tt.map_or(0, |e| e.mv);
-        let mut node = Node {
+        let mut node = self.node(
+            pos,
+            tt,
             depth,
-            alpha,
-            beta,
+            (alpha, beta),
             ply,
-            pv_node,
-            cut_node,
-            in_check,
-            static_eval: static_eval.unwrap_or(-INFINITE),
-            eval: static_eval.map_or(-INFINITE, |v| refined_eval(v, tt, ply)),
-            improving: self.improving(ply, static_eval),
-            us: pos.turn(),
-            cont: self.continuation(ply),
-            tt_move,
-            singular: 0,
-            excluded,
-            tt_tactical: false,
-        };
+            (pv_node, cut_node, in_check),
+        );
         if !pv_node && !in_check && excluded == 0 {
             if let Some(v) = self.prune_before_moves(pos, &node, null_ok) {
+                // Kept as the lower bound it is, with the static evaluation the
+                // node computed, so that a later visit need not evaluate again.
+                if !self.stopped {
+                    let key = self.current_key();
+                    self.store(key, v, (alpha, beta), None, node.raw_eval, depth, ply);
+                }
                 return v;
             }
         }
         // Internal iterative reduction: without a table move this node was not
         // searched before; search it shallower first.
-        if tt_move == 0 && excluded == 0 && depth >= IIR_MIN_DEPTH {
-            depth -= 1;
-            node.depth = depth;
+        if node.tt_move == 0 && excluded == 0 && depth >= IIR_MIN_DEPTH {
+            node.depth -= 1;
         }
         if let Some(e) = tt {
             match self.singular(pos, &node, &e) {
@@ -163,9 +153,111 @@ impl Worker<'_, '_> {
         if self.stopped || excluded != 0 {
             return if self.stopped { 0 } else { best };
         }
-        let stored_eval = static_eval.unwrap_or(0);
-        self.store(key, best, (alpha, beta), best_move, stored_eval, depth, ply);
+        self.finish(&node, best, best_move);
         best
+    }
+
+    /// The table's verdict on the node when its depth and bound decide the window
+    /// (never at PV nodes). A quiet table move that beat beta is rewarded in the
+    /// histories as if it had cut here, so that the ordering learns from the
+    /// table's cutoffs too.
+    fn tt_cut(
+        &mut self,
+        pos: &Chess,
+        e: &TtEntry,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        pv_node: bool,
+    ) -> Option<i32> {
+        if pv_node || e.depth < depth {
+            return None;
+        }
+        let v = tt_cutoff(e, ply, alpha, beta)?;
+        if v >= beta {
+            if let Some(m) = decode_quiet(pos, e.mv) {
+                let cont = self.continuation(ply);
+                self.td
+                    .history
+                    .reward(pos.turn(), (ply, depth), &m, cont, (&[], &[]));
+            }
+        }
+        Some(v)
+    }
+
+    /// The node's circumstances: its static evaluation (from the table when it
+    /// has one, corrected by the pawn structure's correction history) and what
+    /// follows from it.
+    fn node(
+        &mut self,
+        pos: &Chess,
+        tt: Option<TtEntry>,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        (pv_node, cut_node, in_check): (bool, bool, bool),
+    ) -> Node {
+        let raw_eval = (!in_check).then(|| match tt {
+            Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
+            _ => self.evaluate(pos),
+        });
+        let pawns = pawn_key(pos.board());
+        let static_eval = raw_eval.map(|v| {
+            self.td
+                .correction
+                .apply(pos.turn(), pawns, v)
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        });
+        self.td.stack[ply].static_eval = static_eval;
+        Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            pv_node,
+            cut_node,
+            in_check,
+            static_eval: static_eval.unwrap_or(-INFINITE),
+            raw_eval: raw_eval.unwrap_or(0),
+            pawns,
+            eval: static_eval.map_or(-INFINITE, |v| refined_eval(v, tt, ply)),
+            improving: self.improving(ply, static_eval),
+            us: pos.turn(),
+            cont: self.continuation(ply),
+            tt_move: tt.map_or(0, |e| e.mv),
+            singular: 0,
+            excluded: self.td.stack[ply].excluded,
+            tt_tactical: false,
+        }
+    }
+
+    /// Stores the node's result in the table and, where the result says more than
+    /// its bound allows about the static evaluation's error (a quiet best move or
+    /// none, not in check), teaches the correction history.
+    fn finish(&mut self, node: &Node, best: i32, best_move: Option<Move>) {
+        let (alpha, beta) = (node.alpha, node.beta);
+        if !node.in_check
+            && best_move.as_ref().is_none_or(|m| !is_tactical(m))
+            && !(best >= beta && best <= node.static_eval)
+            && !(best <= alpha && best >= node.static_eval)
+            && best.abs() < MATE_BOUND
+        {
+            let diff = best - node.raw_eval;
+            self.td
+                .correction
+                .update(node.us, node.pawns, node.depth, diff);
+        }
+        let key = self.current_key();
+        let depth = node.depth;
+        self.store(
+            key,
+            best,
+            (alpha, beta),
+            best_move,
+            node.raw_eval,
+            depth,
+            node.ply,
+        );
     }
 
     /// Whether the static evaluation `eval` at `ply` is higher than two plies
@@ -212,10 +304,17 @@ impl Worker<'_, '_> {
             false,
         );
         self.td.stack[ply].excluded = 0;
-        if v < singular_beta {
+        let doubles = self.td.stack[ply].double_extensions;
+        if v < singular_beta - SE_DOUBLE_MARGIN && !node.pv_node && doubles < SE_DOUBLE_MAX {
+            Singular::Extend(2)
+        } else if v < singular_beta {
             Singular::Extend(1)
         } else if singular_beta >= node.beta {
             Singular::Cutoff(singular_beta)
+        } else if tt_value >= node.beta {
+            // Another move nearly as good, and the table move is expected to beat
+            // beta anyway: it needs less depth to show it (negative extension).
+            Singular::Extend(-1)
         } else {
             Singular::Extend(0)
         }
@@ -269,7 +368,8 @@ impl Worker<'_, '_> {
             + ((node.eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
         self.td.stack[node.ply].moved = None;
         self.td.evaluator.push_null();
-        self.keys.push(super::worker::key(&null_pos));
+        self.keys.push(null_key(pos, self.current_key()));
+        let floor = std::mem::replace(&mut self.rep_floor, self.keys.len());
         // Not in check: the side to move now is the one that was not to move
         // before the pass, whose king a legal position leaves unattacked.
         let v = -self.search(
@@ -283,6 +383,7 @@ impl Worker<'_, '_> {
             !node.cut_node,
             false,
         );
+        self.rep_floor = floor;
         self.keys.pop();
         self.td.evaluator.pop();
         if self.stopped {
@@ -327,12 +428,15 @@ impl Worker<'_, '_> {
             if index == 1 && node.tt_move != 0 && encode_move(&m) == node.tt_move {
                 node.tt_tactical = !quiet;
             }
-            if self.skip_before_make(pos, &node, &m, index, best) {
+            // The depth the move would get after its late-move reduction: what
+            // the pruning of quiet moves below looks at.
+            let lmr_depth = (node.depth - 1 - lmr(self.lmr, node.depth, index)).max(0);
+            if self.skip_before_make(pos, &node, &m, (index, lmr_depth), best) {
                 continue;
             }
             // Decided on the board: a futile move is never made.
             let gives_check = gives_check(pos, &m);
-            if self.futile(&node, quiet, gives_check, alpha, best) {
+            if self.futile(&node, (quiet, gives_check), lmr_depth, alpha, best) {
                 continue;
             }
             self.td.stack[ply].moved = Some(PieceTo::of(node.us, &m));
@@ -379,13 +483,15 @@ impl Worker<'_, '_> {
         }
     }
 
-    /// Move-count and history pruning of quiet moves, SEE pruning of losing captures.
+    /// Move-count and history pruning of quiet moves and SEE pruning of those that
+    /// lose material (by the reduced depth `lmr_depth`), SEE pruning of losing
+    /// captures.
     fn skip_before_make(
         &self,
         pos: &Chess,
         node: &Node,
         m: &Move,
-        index: usize,
+        (index, lmr_depth): (usize, i32),
         best: i32,
     ) -> bool {
         if node.pv_node || node.in_check || best <= -MATE_BOUND {
@@ -399,7 +505,14 @@ impl Worker<'_, '_> {
                 LMP_FACTOR
             };
             let late = depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + factor * depth * depth;
-            late || self.history_prunes(node, m)
+            let losing = lmr_depth <= QUIET_SEE_MAX_DEPTH
+                && !see_ge(
+                    pos.board(),
+                    node.us,
+                    m,
+                    -QUIET_SEE_MARGIN * lmr_depth * lmr_depth,
+                );
+            late || losing || self.history_prunes(node, m)
         } else {
             depth <= SEE_MAX_DEPTH && !see_ge(pos.board(), node.us, m, SEE_MARGIN * depth)
         }
@@ -414,13 +527,22 @@ impl Worker<'_, '_> {
             && !self.td.history.killers(node.ply).contains(&Some(*m))
     }
 
-    /// Futility: a quiet, non-checking move that cannot lift the static value to alpha.
-    fn futile(&self, node: &Node, quiet: bool, gives_check: bool, alpha: i32, best: i32) -> bool {
+    /// Futility: a quiet, non-checking move that cannot lift the static value to
+    /// alpha within a margin for the depth it would be searched at after its
+    /// reduction (`lmr_depth`).
+    fn futile(
+        &self,
+        node: &Node,
+        (quiet, gives_check): (bool, bool),
+        lmr_depth: i32,
+        alpha: i32,
+        best: i32,
+    ) -> bool {
         let prunable = !node.pv_node && !node.in_check && quiet && best > -MATE_BOUND;
         prunable
             && !gives_check
-            && node.depth <= FUTILITY_MAX_DEPTH
-            && node.static_eval + FUTILITY_BASE + FUTILITY_MARGIN * node.depth <= alpha
+            && lmr_depth <= FUTILITY_MAX_DEPTH
+            && node.static_eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha
     }
 
     /// Searches one child: the first move with the full window, later ones with a
@@ -444,6 +566,8 @@ impl Worker<'_, '_> {
             0
         };
         let new_depth = node.depth - 1 + check + singular;
+        let doubles = self.td.stack[ply].double_extensions + u8::from(singular == 2);
+        self.td.stack[ply + 1].double_extensions = doubles;
         // Every search of the child differs only in depth, window and node kind.
         let reply = |s: &mut Self, depth: i32, window: (i32, i32), pv: bool, cut: bool| {
             -s.search(
@@ -479,9 +603,11 @@ impl Worker<'_, '_> {
         v
     }
 
-    /// Late-move reduction of a quiet move (less in PV nodes, in check, for
-    /// killers, for moves with a good history and while improving; more at
-    /// expected cut nodes and after a tactical table move).
+    /// Late-move reduction of a move after the first (two at PV nodes): by the
+    /// table, less in PV nodes, in check, for checks, killers, moves with a good
+    /// history and while improving; more at expected cut nodes and after a tactical
+    /// table move. A late capture or promotion (the picker puts those that lose
+    /// material after the quiet moves) is reduced a ply less than a quiet move.
     fn reduction(
         &self,
         node: &Node,
@@ -491,21 +617,24 @@ impl Worker<'_, '_> {
         new_depth: i32,
     ) -> i32 {
         let depth = node.depth;
-        let quiet = !is_tactical(m);
-        if depth < LMR_MIN_DEPTH || !quiet || index <= 1 + usize::from(node.pv_node) || gives_check
-        {
+        if depth < LMR_MIN_DEPTH || index <= 1 + usize::from(node.pv_node) {
             return 0;
         }
         let mut r = lmr(self.lmr, depth, index);
         r -= i32::from(node.pv_node);
         r -= i32::from(node.in_check);
-        r += i32::from(!node.improving);
+        r -= i32::from(gives_check);
         r += LMR_CUT_NODE * i32::from(node.cut_node);
-        r += LMR_TT_TACTICAL * i32::from(node.tt_tactical);
-        if self.td.history.killers(node.ply).contains(&Some(*m)) {
-            r -= 1;
+        if is_tactical(m) {
+            r -= LMR_TACTICAL_RELIEF;
+        } else {
+            r += i32::from(!node.improving);
+            r += LMR_TT_TACTICAL * i32::from(node.tt_tactical);
+            if self.td.history.killers(node.ply).contains(&Some(*m)) {
+                r -= 1;
+            }
+            r -= self.td.history.score(node.us, m, node.cont) / LMR_HISTORY_DIVISOR;
         }
-        r -= self.td.history.score(node.us, m, node.cont) / LMR_HISTORY_DIVISOR;
         r.clamp(0, new_depth - 1)
     }
 }

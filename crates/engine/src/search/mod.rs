@@ -5,6 +5,7 @@
 mod alphabeta;
 pub(crate) mod captures;
 mod check;
+mod correction;
 pub mod error;
 pub(crate) mod eval_cache;
 pub(crate) mod history;
@@ -15,9 +16,11 @@ mod quiescence;
 pub mod score;
 pub mod searcher;
 pub(crate) mod see;
+mod soft_stop;
 pub(crate) mod time;
 pub(crate) mod tt;
 mod tt_memory;
+mod vote;
 pub(crate) mod worker;
 
 pub use error::HashError;

@@ -102,6 +102,9 @@ pub(crate) const LMR_CUT_NODE: i32 = 1;
 /// Extra reduction of quiet moves when the table move is a capture or
 /// promotion: the node's best line is most likely tactical.
 pub(crate) const LMR_TT_TACTICAL: i32 = 1;
+/// A late capture or promotion is reduced this many plies less than a quiet
+/// move at the same place.
+pub(crate) const LMR_TACTICAL_RELIEF: i32 = 1;
 /// The log-log reduction table: `LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR`.
 pub(crate) const LMR_BASE: f64 = 0.75;
 /// See [`LMR_BASE`].
@@ -133,7 +136,33 @@ pub(crate) const SE_TT_DEPTH_MARGIN: i32 = 3;
 /// for the table move to count as singular.
 pub(crate) const SE_BETA_MARGIN: i32 = 2;
 
+// Correction history (`correction.rs`).
+/// Entries per side to move (pawn structures hash into them).
+pub(crate) const CORRECTION_SIZE: usize = 16384;
+/// Corrections are kept in 1/this internal units, so that small steps add up.
+pub(crate) const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction, internal units (a quarter pawn and a little more).
+pub(crate) const CORRECTION_MAX: i32 = 64;
+/// A measurement's weight is its depth plus one, at most this (of 256).
+pub(crate) const CORRECTION_MAX_WEIGHT: i32 = 16;
+
+// Pruning on the depth a move would be searched at after its reduction.
+/// Quiet moves whose exchange on their square loses more than this times the
+/// squared reduced depth are skipped ...
+pub(crate) const QUIET_SEE_MARGIN: i32 = 40;
+/// ... at reduced depths up to this.
+pub(crate) const QUIET_SEE_MAX_DEPTH: i32 = 8;
+
+// Singular extensions beyond one ply.
+/// A table move this far below the singular bound (and no PV node) is
+/// extended two plies ...
+pub(crate) const SE_DOUBLE_MARGIN: i32 = 40;
+/// ... at most this many times on one line.
+pub(crate) const SE_DOUBLE_MAX: u8 = 6;
+
 // Quiescence.
+/// In check, quiet evasions searched once one evasion escaped mate.
+pub(crate) const QS_QUIET_EVASIONS: u32 = 2;
 /// Plies after which only recaptures are searched.
 pub(crate) const RECAPTURES_FROM: u32 = 4;
 /// Delta pruning: a capture is skipped when even the victim's value plus this
@@ -144,6 +173,9 @@ pub(crate) const DELTA_MARGIN: i32 = 200;
 /// Lazy SMP: odd helper threads start at this depth (even ones at 1), so that the
 /// threads spread over depths instead of searching the same tree in step.
 pub(crate) const HELPER_ODD_START_DEPTH: i32 = 2;
+/// Lazy SMP voting (`vote.rs`): a thread's vote weighs (its score - the lowest
+/// thread's score + this) times its completed depth.
+pub(crate) const VOTE_SCORE_BASE: i32 = 14;
 /// Iterations end this many plies short of `MAX_PLY` (`search::MAX_DEPTH`), so
 /// that check extensions and quiescence below the last iteration still fit.
 pub(crate) const MAX_DEPTH_MARGIN: u32 = 4;
@@ -165,8 +197,20 @@ pub(crate) const SUDDEN_DEATH_MOVES_TO_GO: u32 = 50;
 /// Kept back on every move on top of the move overhead, milliseconds.
 pub(crate) const SAFETY_MS: u64 = 5;
 /// Optimum time scale by how many iterations in a row kept the best move
-/// (0, 1, 2, 3 or more): a stable best move needs less time.
-pub(crate) const STABILITY_SCALE: [f64; 4] = [1.3, 1.0, 0.8, 0.6];
+/// (0, 1, 2, 3, 4 or more): a stable best move needs less time.
+pub(crate) const STABILITY_SCALE: [f64; 5] = [1.6, 1.2, 0.95, 0.85, 0.75];
+/// Optimum time scale by the best move's share of the root's nodes:
+/// `(NODE_SHARE_BASE - share) * NODE_SHARE_SCALE`, from 2.0 (no share) to 0.68 (all).
+pub(crate) const NODE_SHARE_BASE: f64 = 1.5;
+/// See [`NODE_SHARE_BASE`].
+pub(crate) const NODE_SHARE_SCALE: f64 = 1.35;
+/// Optimum time scale per internal unit the score fell since the last iteration
+/// (a pawn's fall, 208 units, adds about half the optimum) ...
+pub(crate) const EVAL_FALL_PER_UNIT: f64 = 1.0 / 400.0;
+/// ... never below this (a rising score) ...
+pub(crate) const EVAL_FALL_MIN: f64 = 0.85;
+/// ... nor above this.
+pub(crate) const EVAL_FALL_MAX: f64 = 1.5;
 /// With one move to the time control, the optimum is this share of the time left
 /// (numerator, denominator) ...
 pub(crate) const LAST_MOVE_OPTIMUM: (u32, u32) = (6, 10);

@@ -10,9 +10,10 @@
 use shakmaty::{Chess, Move, Position, Square};
 
 use super::captures::legal_captures;
+use super::correction::pawn_key;
 use super::history::PieceTo;
 use super::movepick::is_tactical;
-use super::params::{piece_value, DELTA_MARGIN, RECAPTURES_FROM};
+use super::params::{piece_value, DELTA_MARGIN, QS_QUIET_EVASIONS, RECAPTURES_FROM};
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
 use super::worker::{tt_cutoff, Worker};
@@ -62,7 +63,8 @@ impl Worker<'_, '_> {
         let in_check = in_check.unwrap_or_else(|| pos.is_check());
         let tt_move = tt.map_or(0, |e| e.mv);
         let tt_eval = tt.map(|e| e.eval).filter(|e| e.abs() < MATE_BOUND);
-        let eval = (!in_check).then(|| tt_eval.unwrap_or_else(|| self.evaluate(pos)));
+        let raw_eval = (!in_check).then(|| tt_eval.unwrap_or_else(|| self.evaluate(pos)));
+        let eval = raw_eval.map(|v| self.corrected(pos, v));
         let stand_pat = match self.q_start(pos, tt_move, eval, beta, ply, qply, last_to) {
             Start::Done(v) => return v,
             Start::Search(stand_pat) => stand_pat,
@@ -70,11 +72,19 @@ impl Worker<'_, '_> {
         let mut best = stand_pat;
         let mut best_move = None;
         let mut a = alpha.max(stand_pat);
+        let mut quiet_evasions = 0;
         while let Some(m) = self.td.pickers[ply].next_move() {
             let keeps = self.td.pickers[ply].last_keeps_material();
-            if self.q_skip(pos, &m, in_check, (stand_pat, a, best), keeps) {
+            if self.q_skip(
+                pos,
+                &m,
+                (in_check, quiet_evasions),
+                (stand_pat, a, best),
+                keeps,
+            ) {
                 continue;
             }
+            quiet_evasions += u32::from(in_check && !is_tactical(&m));
             self.td.stack[ply].moved = Some(PieceTo::of(pos.turn(), &m));
             let child = self.make(pos, m);
             let v = -self.qsearch(&child, -beta, -a, ply + 1, qply + 1, Some(m.to()), None);
@@ -93,9 +103,20 @@ impl Worker<'_, '_> {
                 }
             }
         }
-        let stored_eval = eval.unwrap_or(0);
+        let stored_eval = raw_eval.unwrap_or(0);
         self.store(key, best, (alpha, beta), best_move, stored_eval, 0, ply);
         best
+    }
+
+    /// The static evaluation `raw` of `pos` corrected by its pawn structure's
+    /// correction history (`correction.rs`), kept out of the mate range.
+    #[inline]
+    fn corrected(&self, pos: &Chess, raw: i32) -> i32 {
+        let key = pawn_key(pos.board());
+        self.td
+            .correction
+            .apply(pos.turn(), key, raw)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// In check (no static evaluation): all evasions (mate if none). Otherwise
@@ -137,8 +158,10 @@ impl Worker<'_, '_> {
         Start::Search(stand_pat)
     }
 
-    /// Moves not worth searching: in check, quiet evasions once one evasion holds
-    /// (chained with checking captures they blow up the tree); otherwise captures
+    /// Moves not worth searching: in check, quiet evasions after the first
+    /// [`QS_QUIET_EVASIONS`] once one evasion escaped mate (all of them, chained
+    /// with checking captures, blow up the tree; none at all misses the king step
+    /// that holds where every capture loses); otherwise captures
     /// that cannot reach alpha even winning the victim for free (delta pruning) or
     /// that lose material (SEE).
     /// `keeps` is the picker's SEE verdict on `m` when it has one.
@@ -146,12 +169,12 @@ impl Worker<'_, '_> {
         &self,
         pos: &Chess,
         m: &Move,
-        in_check: bool,
+        (in_check, quiet_evasions): (bool, u32),
         (stand_pat, alpha, best): (i32, i32, i32),
         keeps: Option<bool>,
     ) -> bool {
         if in_check {
-            return best > -MATE_BOUND && !is_tactical(m);
+            return best > -MATE_BOUND && !is_tactical(m) && quiet_evasions >= QS_QUIET_EVASIONS;
         }
         if m.promotion().is_some() {
             return false;

@@ -22,9 +22,11 @@ use super::limits::{Limits, SearchControl};
 use super::movepick::MovePicker;
 use super::params::{
     ASPIRATION_DELTA, ASPIRATION_FULL_WINDOW, ASPIRATION_GROWTH, ASPIRATION_MIN_DEPTH,
-    HELPER_ODD_START_DEPTH, MAX_DEPTH_MARGIN, RELEASE_POLL_MS, STABILITY_SCALE,
+    HELPER_ODD_START_DEPTH, MAX_DEPTH_MARGIN, RELEASE_POLL_MS,
 };
 use super::score::{Bound, Score, INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use super::soft_stop::{Iteration, SoftStop};
+use super::vote::{elect, Vote};
 use super::time::{budget, TimeBudget};
 use super::tt::{encode_move, TranspositionTable};
 use super::worker::{key, RootMove, Shared, ThreadData, Worker};
@@ -61,10 +63,14 @@ pub struct PvLine {
 
 /// The outcome of a search.
 ///
-/// `best_move`, `value`, `pv` and `lines` all come from the same completed
-/// iteration (`depth`), so `lines[0].mv == best_move` always: a node or time limit
-/// that cuts an iteration short never mixes its partial results in. Only when not
-/// even the first iteration completed are they the best the partial search has.
+/// `best_move`, `value`, `pv` and `lines` all come from the same iteration, so
+/// `lines[0].mv == best_move` always. With one line, an iteration that a node or
+/// time limit cut short still counts once its first root move was searched or a
+/// later one beat it (as in Stockfish: what it found is not thrown away); `depth`
+/// stays the last completed iteration and `lines[0].depth` says which one the
+/// line comes from. With several lines (MultiPV) they all come from the last
+/// completed iteration. Only when not even the first iteration completed are they
+/// the best the partial search has.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
     /// `None` only when the root has no legal move.
@@ -224,6 +230,7 @@ impl Searcher {
     pub fn clear_history(&mut self) {
         for td in &mut self.threads {
             td.history.clear();
+            td.correction.clear();
         }
     }
 
@@ -353,6 +360,8 @@ impl Searcher {
                 score: -INFINITE,
                 pv: vec![m],
                 seldepth: 0,
+                nodes: 0,
+                bound: Bound::Exact,
             });
         }
         root_moves
@@ -384,8 +393,10 @@ fn run_threads(
     on_info: &mut dyn FnMut(&Info),
 ) -> Outcome {
     let max_depth = params.max_depth;
+    let voting = params.multipv == 1;
     let (main_td, helpers) = threads.split_first_mut().expect("at least one thread");
     std::thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(helpers.len());
         for (i, td) in helpers.iter_mut().enumerate() {
             let mut moves = root_moves.to_vec();
             let spawned = std::thread::Builder::new()
@@ -393,21 +404,60 @@ fn run_threads(
                 .spawn_scoped(scope, move || {
                     td.evaluator.reset(root.pos);
                     let mut w = Worker::new(shared, td, i + 1, root.game_keys, root.key);
-                    helper_loop(&mut w, root.pos, &mut moves, max_depth);
+                    let vote = helper_loop(&mut w, root.pos, &mut moves, max_depth);
                     w.publish_nodes();
+                    vote
                 });
-            if spawned.is_err() {
+            match spawned {
+                Ok(handle) => handles.push(handle),
                 // Cannot start more threads: search with the ones we have.
-                break;
+                Err(_) => break,
             }
         }
         main_td.evaluator.reset(root.pos);
         let mut w = Worker::new(shared, main_td, 0, root.game_keys, root.key);
-        let result = main_loop(&mut w, root.pos, root_moves, params, on_info);
+        let start = params.start;
+        let mut outcome = main_loop(&mut w, root.pos, root_moves, params, on_info);
         w.publish_nodes();
         shared.stop.store(true, Ordering::Relaxed);
-        result
+        let helper_votes = handles.into_iter().filter_map(|h| h.join().ok().flatten());
+        if voting {
+            let mut votes = vec![Vote {
+                depth: outcome.depth,
+                line: outcome.lines[0].clone(),
+            }];
+            votes.extend(helper_votes);
+            let winner = elect(&votes);
+            if winner != 0 {
+                let elected = votes.swap_remove(winner);
+                report_elected(&w, &elected, start, on_info);
+                outcome = Outcome {
+                    depth: elected.depth,
+                    lines: vec![elected.line],
+                };
+            }
+        }
+        outcome
     })
+}
+
+/// Reports the line a helper thread won the vote with (the GUI's last line must
+/// be the move played).
+fn report_elected(w: &Worker, elected: &Vote, start: Instant, on_info: &mut dyn FnMut(&Info)) {
+    let nodes = w.total_nodes();
+    let elapsed = start.elapsed();
+    on_info(&Info {
+        depth: elected.depth as u32,
+        seldepth: elected.depth as u32,
+        multipv: 1,
+        score: Score::from_value(elected.line.value),
+        bound: Bound::Exact,
+        nodes,
+        nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+        hashfull: w.hashfull(),
+        time_ms: elapsed.as_millis() as u64,
+        pv: elected.line.pv.clone(),
+    });
 }
 
 /// The root of a search: its position, its key and the game's keys before it.
@@ -496,8 +546,7 @@ fn main_loop(
     on_info: &mut dyn FnMut(&Info),
 ) -> Outcome {
     let mut outcome: Option<Outcome> = None;
-    let mut last_best = None;
-    let mut stable_iterations = 0usize;
+    let mut soft = SoftStop::default();
     for depth in 1..=p.max_depth {
         for pv_index in 0..p.multipv {
             aspiration(w, root, moves, pv_index, depth);
@@ -506,8 +555,10 @@ fn main_loop(
             }
         }
         if w.stopped() {
-            // An interrupted iteration is dropped: its lines could disagree with
-            // each other and with the best move.
+            if let Some(partial) = interrupted(moves, p.multipv, depth, outcome.as_ref()) {
+                report(w, moves, 1, depth, p.start, on_info);
+                outcome = Some(partial);
+            }
             break;
         }
         moves[..p.multipv].sort_by_key(|m| std::cmp::Reverse(m.score));
@@ -517,42 +568,9 @@ fn main_loop(
             lines: lines_of(moves, p.multipv, depth),
         });
         report(w, moves, p.multipv, depth, p.start, on_info);
-        if w.stopped() {
+        if enough(w, moves, &p, &mut soft) {
             break;
         }
-
-        // Deciding whether to start another iteration.
-        if p.limits
-            .soft_nodes
-            .is_some_and(|soft| w.total_nodes() >= soft)
-        {
-            break;
-        }
-        if let Some(mate) = p.limits.mate {
-            let v = moves[0].score;
-            if v >= MATE_BOUND && (MATE - v + 1) / 2 <= mate as i32 {
-                break;
-            }
-        }
-        let pondering = w.control().ponder.load(Ordering::Relaxed);
-        if let Some(t) = p.time {
-            if !pondering && !p.limits.infinite {
-                if p.single_move {
-                    break;
-                }
-                if last_best == Some(moves[0].mv) {
-                    stable_iterations += 1;
-                } else {
-                    stable_iterations = 0;
-                }
-                // A stable best move needs less time; a changing one more.
-                let scale = STABILITY_SCALE[stable_iterations.min(STABILITY_SCALE.len() - 1)];
-                if p.start.elapsed().as_secs_f64() > t.optimum.as_secs_f64() * scale {
-                    break;
-                }
-            }
-        }
-        last_best = Some(moves[0].mv);
     }
     w.publish_nodes();
     // UCI: with `infinite` or while pondering, bestmove only after stop/ponderhit.
@@ -561,6 +579,62 @@ fn main_loop(
         wait_for_release(p.limits, w.control());
     }
     outcome.unwrap_or_else(|| partial_outcome(moves))
+}
+
+/// The answer of an iteration cut short at `depth` (single line only), when it
+/// knows something the last completed one did not: its first move was searched
+/// (exactly or to a bound), or a later move beat it. The aspiration loop sorted
+/// the root moves so that those with a value from this iteration come first; a
+/// move not yet searched keeps `-INFINITE`. Several lines of a cut iteration could
+/// disagree with each other, so MultiPV keeps the last completed iteration.
+fn interrupted(
+    moves: &[RootMove],
+    multipv: usize,
+    depth: i32,
+    completed: Option<&Outcome>,
+) -> Option<Outcome> {
+    let completed = completed?;
+    if multipv != 1 || moves[0].score == -INFINITE {
+        return None;
+    }
+    Some(Outcome {
+        depth: completed.depth,
+        lines: lines_of(moves, 1, depth),
+    })
+}
+
+/// Whether to start no further iteration after a completed one: the soft node
+/// limit, a mate found within `go mate`, or the clock (see `soft_stop.rs`).
+fn enough(w: &Worker, moves: &[RootMove], p: &MainParams, soft: &mut SoftStop) -> bool {
+    if p.limits
+        .soft_nodes
+        .is_some_and(|limit| w.total_nodes() >= limit)
+    {
+        return true;
+    }
+    if let Some(mate) = p.limits.mate {
+        let v = moves[0].score;
+        if v >= MATE_BOUND && (MATE - v + 1) / 2 <= mate as i32 {
+            return true;
+        }
+    }
+    let pondering = w.control().ponder.load(Ordering::Relaxed);
+    let Some(t) = p.time else {
+        return false;
+    };
+    if pondering || p.limits.infinite || t.exact {
+        return false;
+    }
+    if p.single_move {
+        return true;
+    }
+    let iteration = Iteration {
+        best: moves[0].mv,
+        score: moves[0].score,
+        best_nodes: moves[0].nodes,
+        all_nodes: moves.iter().map(|m| m.nodes).sum(),
+    };
+    soft.after(&iteration, p.start.elapsed(), t.optimum)
 }
 
 /// Not even iteration 1 completed (a tiny node limit, an early stop): root moves
@@ -631,7 +705,7 @@ fn report(
             seldepth: m.seldepth.max(depth as usize) as u32,
             multipv: i + 1,
             score: Score::from_value(m.score),
-            bound: Bound::Exact,
+            bound: m.bound,
             nodes,
             nps,
             hashfull,
@@ -643,14 +717,28 @@ fn report(
 
 /// Lazy SMP helper: the same iterative deepening without output, stopping when the
 /// main thread does. Helpers start one ply deeper on odd threads so that the
-/// threads spread over depths.
-fn helper_loop(w: &mut Worker, root: &Chess, moves: &mut [RootMove], max_depth: i32) {
+/// threads spread over depths. Returns the best line of its last completed
+/// iteration, its vote (`vote.rs`).
+fn helper_loop(
+    w: &mut Worker,
+    root: &Chess,
+    moves: &mut [RootMove],
+    max_depth: i32,
+) -> Option<Vote> {
     let odd = w.index() % 2 == 1;
     let mut depth = if odd { HELPER_ODD_START_DEPTH } else { 1 };
+    let mut vote = None;
     while depth <= max_depth && !w.stopped() {
         aspiration(w, root, moves, 0, depth);
+        if !w.stopped() {
+            vote = Some(Vote {
+                depth,
+                line: lines_of(moves, 1, depth).swap_remove(0),
+            });
+        }
         depth += 1;
     }
+    vote
 }
 
 fn wait_for_release(limits: &Limits, control: &SearchControl) {

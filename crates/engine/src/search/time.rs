@@ -26,6 +26,9 @@ const SAFETY: Duration = Duration::from_millis(SAFETY_MS);
 pub(crate) struct TimeBudget {
     pub optimum: Duration,
     pub maximum: Duration,
+    /// `go movetime`: the whole time is the move's, so iterations go on until the
+    /// maximum instead of stopping near the optimum (nothing is saved for later).
+    pub exact: bool,
 }
 
 /// The budget `limits` give the side `us`, or `None` when there is no clock
@@ -36,6 +39,7 @@ pub(crate) fn budget(limits: &Limits, us: Color, overhead: Duration) -> Option<T
         return Some(TimeBudget {
             optimum: t,
             maximum: t,
+            exact: true,
         });
     }
     let (time, inc) = match us {
@@ -62,7 +66,11 @@ pub(crate) fn budget(limits: &Limits, us: Color, overhead: Duration) -> Option<T
     };
     // No floor: with an almost empty clock the search stops right after its first
     // iteration (which always completes, so there is always a legal move).
-    Some(TimeBudget { optimum, maximum })
+    Some(TimeBudget {
+        optimum,
+        maximum,
+        exact: false,
+    })
 }
 
 /// `d * numerator / denominator` (multiplied first, as the shares were tuned).

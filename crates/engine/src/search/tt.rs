@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-use shakmaty::{Move, Role};
+use shakmaty::{Chess, Move, Position, Role, Square};
 
 use super::error::HashError;
 use super::params::{TT_AGE_WEIGHT, TT_KEEP_DEPTH_MARGIN};
@@ -288,9 +288,58 @@ pub(crate) fn encode_move(m: &Move) -> u16 {
         | (p << PROMOTION_SHIFT)
 }
 
+/// The quiet move `code` ([`encode_move`]) stands for in `pos`, when it is one: a
+/// piece of the side to move going to an empty square, neither a promotion nor
+/// castling nor a pawn's diagonal step. For the histories of a table cutoff,
+/// which need the moving piece; a move from another position (a key collision)
+/// only misplaces a bonus.
+pub(crate) fn decode_quiet(pos: &Chess, code: u16) -> Option<Move> {
+    if code == 0 || code >> PROMOTION_SHIFT != 0 {
+        return None;
+    }
+    let from = Square::new(u32::from(code & SQUARE_MASK));
+    let to = Square::new(u32::from((code >> TO_SHIFT) & SQUARE_MASK));
+    let board = pos.board();
+    let piece = board.piece_at(from)?;
+    if piece.color != pos.turn() || board.piece_at(to).is_some() {
+        return None;
+    }
+    let sideways = from.file().distance(to.file());
+    let castling = piece.role == Role::King && sideways > 1;
+    let pawn_capture_shape = piece.role == Role::Pawn && sideways != 0;
+    (!castling && !pawn_capture_shape).then_some(Move::Normal {
+        role: piece.role,
+        from,
+        capture: None,
+        to,
+        promotion: None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quiet_moves_decode_and_others_do_not() {
+        use shakmaty::fen::Fen;
+        use shakmaty::{CastlingMode, Position};
+        let fen: Fen = "r3k2r/ppp2ppp/8/3pP3/8/8/PPP2PPP/R3K2R w KQkq d6 0 1"
+            .parse()
+            .unwrap();
+        let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let mut quiet = 0;
+        for m in pos.legal_moves() {
+            let decoded = decode_quiet(&pos, encode_move(&m));
+            if m.is_capture() || m.is_promotion() || m.is_castle() {
+                assert_eq!(decoded, None, "{m}");
+            } else {
+                assert_eq!(decoded, Some(m), "{m}");
+                quiet += 1;
+            }
+        }
+        assert!(quiet > 20);
+    }
 
     #[test]
     fn store_probe_round_trip() {

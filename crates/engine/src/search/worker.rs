@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::LazyLock;
 use std::time::Instant;
 
-use shakmaty::zobrist::Zobrist64;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
+use super::correction::Correction;
 use super::eval_cache::EvalCache;
 use super::history::{Continuation, History, PieceTo};
 use super::limits::SearchControl;
@@ -30,10 +31,24 @@ pub fn key(pos: &Chess) -> u64 {
     pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
+/// The key of `pos` after a null move (the other side to move, no en passant),
+/// from `pos`'s key: flipping the side and dropping a capturable en passant file
+/// is all a pass changes, so the position is not hashed again.
+#[inline]
+pub(super) fn null_key(pos: &Chess, key: u64) -> u64 {
+    let mut z = Zobrist64(key) ^ Zobrist64::zobrist_for_white_turn();
+    if let Some(ep) = pos.ep_square(EnPassantMode::Legal) {
+        z ^= Zobrist64::zobrist_for_en_passant_file(ep.file());
+    }
+    z.0
+}
+
 /// State kept per thread between searches: move-ordering memory, the evaluator
 /// (with its accumulator stack) and the principal-variation table.
 pub(crate) struct ThreadData {
     pub history: History,
+    /// Static-evaluation corrections by pawn structure (`correction.rs`).
+    pub(super) correction: Correction,
     pub evaluator: Evaluator,
     /// Static evaluations by key (`Searcher::set_eval_cache`).
     pub eval_cache: Option<EvalCache>,
@@ -55,12 +70,15 @@ pub(super) struct Frame {
     pub static_eval: Option<i32>,
     /// The table move's code that a singular-extension search leaves out (0: none).
     pub excluded: u16,
+    /// Double singular extensions on the line down to this ply.
+    pub double_extensions: u8,
 }
 
 impl ThreadData {
     pub(crate) fn new(evaluator: Evaluator) -> ThreadData {
         ThreadData {
             history: History::default(),
+            correction: Correction::default(),
             evaluator,
             eval_cache: None,
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -99,6 +117,12 @@ pub(crate) struct RootMove {
     pub score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// Nodes this thread spent below the move in this search (all iterations), for
+    /// the time manager's share of effort (`soft_stop.rs`).
+    pub nodes: u64,
+    /// Whether `score` is exact or the bound of a search outside the window (an
+    /// aspiration fail or an iteration cut short).
+    pub bound: Bound,
 }
 
 type LmrTable = [[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
@@ -134,6 +158,10 @@ pub(crate) struct Worker<'a, 'b> {
     /// Keys of the game before the root, the root and the current line.
     pub(super) keys: Vec<u64>,
     root_index: usize,
+    /// The first entry of `keys` a repetition may match: the one after the latest
+    /// null move of the current line (0 without one). A null move is not a legal
+    /// move, so a position before it never repeats through it.
+    pub(super) rep_floor: usize,
     pub(super) root_depth: i32,
     /// Whether iteration 1 finished (time limits are not applied before it did).
     pub completed_depth: i32,
@@ -160,6 +188,7 @@ impl<'a, 'b> Worker<'a, 'b> {
             nodes: 0,
             seldepth: 0,
             root_index: game_keys.len(),
+            rep_floor: 0,
             keys,
             root_depth: 0,
             completed_depth: 0,
@@ -292,13 +321,13 @@ impl<'a, 'b> Worker<'a, 'b> {
     }
 
     /// Repetition: a position of the current line seen before since the last
-    /// irreversible move. Inside the search tree one earlier occurrence is enough
+    /// irreversible move (and since the last null move). Inside the search tree one earlier occurrence is enough
     /// (the side that can repeat can repeat again); before the root it takes two,
     /// i.e. a real threefold repetition.
     pub(super) fn is_repetition(&self, halfmoves: u32) -> bool {
         let n = self.keys.len() - 1;
         let current = self.keys[n];
-        let reach = (halfmoves as usize).min(n);
+        let reach = (halfmoves as usize).min(n.saturating_sub(self.rep_floor));
         let mut earlier = 0;
         let mut back = 4;
         while back <= reach {
@@ -337,7 +366,8 @@ impl<'a, 'b> Worker<'a, 'b> {
     }
 
     /// Searches the root moves `moves[first..]` at `depth` in the window
-    /// `(alpha, beta)`, updating their scores and lines. Returns the best value.
+    /// `(alpha, beta)`, updating their scores, bounds, lines and node counts.
+    /// Returns the best value.
     pub(crate) fn search_root(
         &mut self,
         pos: &Chess,
@@ -347,65 +377,34 @@ impl<'a, 'b> Worker<'a, 'b> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        #![allow(clippy::needless_range_loop)] // moves[i] is read and written by index
         self.root_depth = depth;
         self.td.pv_len[0] = 0;
         self.td.stack[0] = Frame::default();
         let mut best = -INFINITE;
         for i in first..moves.len() {
             let m = moves[i].mv;
-            self.seldepth = self.seldepth.max(1);
-            self.td.stack[0].moved = Some(PieceTo::of(pos.turn(), &m));
-            let child = self.make(pos, m);
-            let gives_check = child.is_check();
-            let new_depth = depth - 1 + i32::from(gives_check);
-            // Every search of the child differs only in depth, window and node kind.
-            let reply = |s: &mut Self, depth: i32, window: (i32, i32), pv: bool, cut: bool| {
-                -s.search(
-                    &child,
-                    gives_check,
-                    depth,
-                    window.0,
-                    window.1,
-                    1,
-                    pv,
-                    cut,
-                    true,
-                )
-            };
-            let mut v;
-            if i == first {
-                v = reply(self, new_depth, (-beta, -alpha), true, false);
-            } else {
-                let quiet = !is_tactical(&m) && !gives_check;
-                let r = if depth >= LMR_MIN_DEPTH && quiet && i >= first + LMR_ROOT_FROM {
-                    (lmr(self.lmr, depth, i - first) - LMR_ROOT_RELIEF).clamp(0, new_depth - 1)
-                } else {
-                    0
-                };
-                // A later root move is expected to fail low, so the reply is
-                // expected to cut (the flag before `null_ok`).
-                let null_window = (-alpha - 1, -alpha);
-                v = reply(self, new_depth - r, null_window, false, true);
-                if v > alpha && r > 0 {
-                    v = reply(self, new_depth, null_window, false, true);
-                }
-                if v > alpha && v < beta {
-                    v = reply(self, new_depth, (-beta, -alpha), true, false);
-                }
-            }
-            self.unmake();
+            let before = self.nodes;
+            let v = self.root_child(pos, m, i - first, depth, (alpha, beta));
+            moves[i].nodes += self.nodes - before;
             if self.stopped {
                 break;
             }
+            let rm = &mut moves[i];
             if i == first || v > alpha {
                 self.td.pv_len[0] = 0;
                 self.update_pv(0, m);
-                moves[i].score = v;
-                moves[i].pv = self.root_pv();
-                moves[i].seldepth = self.seldepth;
+                rm.score = v;
+                rm.bound = if v >= beta {
+                    Bound::Lower
+                } else if v <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                rm.pv = self.root_pv();
+                rm.seldepth = self.seldepth;
             } else {
-                moves[i].score = -INFINITE;
+                rm.score = -INFINITE;
             }
             if v > best {
                 best = v;
@@ -418,6 +417,61 @@ impl<'a, 'b> Worker<'a, 'b> {
             }
         }
         best
+    }
+
+    /// Searches root move `m`, number `index` (0: the first of this line), in the
+    /// window `(alpha, beta)`: the first with the full window, later ones with a
+    /// null window (reduced when late and quiet) and re-searched when they beat alpha.
+    fn root_child(
+        &mut self,
+        pos: &Chess,
+        m: Move,
+        index: usize,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+    ) -> i32 {
+        self.seldepth = self.seldepth.max(1);
+        self.td.stack[0].moved = Some(PieceTo::of(pos.turn(), &m));
+        let child = self.make(pos, m);
+        let gives_check = child.is_check();
+        let new_depth = depth - 1 + i32::from(gives_check);
+        // Every search of the child differs only in depth, window and node kind.
+        let reply = |s: &mut Self, depth: i32, window: (i32, i32), pv: bool, cut: bool| {
+            -s.search(
+                &child,
+                gives_check,
+                depth,
+                window.0,
+                window.1,
+                1,
+                pv,
+                cut,
+                true,
+            )
+        };
+        let v = if index == 0 {
+            reply(self, new_depth, (-beta, -alpha), true, false)
+        } else {
+            let quiet = !is_tactical(&m) && !gives_check;
+            let r = if depth >= LMR_MIN_DEPTH && quiet && index >= LMR_ROOT_FROM {
+                (lmr(self.lmr, depth, index) - LMR_ROOT_RELIEF).clamp(0, new_depth - 1)
+            } else {
+                0
+            };
+            // A later root move is expected to fail low, so the reply is
+            // expected to cut (the flag before `null_ok`).
+            let null_window = (-alpha - 1, -alpha);
+            let mut v = reply(self, new_depth - r, null_window, false, true);
+            if v > alpha && r > 0 {
+                v = reply(self, new_depth, null_window, false, true);
+            }
+            if v > alpha && v < beta {
+                v = reply(self, new_depth, (-beta, -alpha), true, false);
+            }
+            v
+        };
+        self.unmake();
+        v
     }
 
     /// The static evaluation of `pos` (the current node), through the
@@ -491,4 +545,32 @@ pub(super) fn tt_cutoff(e: &TtEntry, ply: usize, alpha: i32, beta: i32) -> Optio
         Bound::Upper => v <= alpha,
     };
     usable.then_some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::CastlingMode;
+
+    fn position(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().unwrap();
+        fen.into_position(CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn the_null_move_key_is_the_key_of_the_passed_position() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            // A capturable en passant square, which the pass gives up.
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            // One that no pawn can take (not in the key either way).
+            "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 2",
+            "8/8/4k3/8/3Pp3/8/4K3/8 b - d3 0 1",
+        ] {
+            let pos = position(fen);
+            let passed = pos.clone().swap_turn().unwrap();
+            assert_eq!(null_key(&pos, key(&pos)), key(&passed), "{fen}");
+        }
+    }
 }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use shakmaty::{uci::UciMove, CastlingMode, Move};
 
-use crate::search::{Info, Score, SearchResult};
+use crate::search::{Bound, Info, Score, SearchResult};
 
 /// A cloneable, thread-safe line writer.
 #[derive(Clone)]
@@ -68,14 +68,19 @@ pub fn uci_move(m: &Move) -> String {
     UciMove::from_move(*m, CastlingMode::Standard).to_string()
 }
 
-/// The `score ...` fragment of an info line. Every reported score is exact: the
-/// search reports a depth only after its root search settled inside the aspiration
-/// window (an interrupted iteration is not reported), so there is no
-/// `lowerbound`/`upperbound` to print.
-pub fn format_score(score: Score) -> String {
-    match score {
+/// The `score ...` fragment of an info line. A completed iteration's scores are
+/// exact (its root search settled inside the aspiration window); the line of an
+/// iteration cut short may be a bound, printed as UCI says (`lowerbound`,
+/// `upperbound`).
+pub fn format_score(score: Score, bound: Bound) -> String {
+    let value = match score {
         Score::Cp(cp) => format!("score cp {cp}"),
         Score::Mate(n) => format!("score mate {n}"),
+    };
+    match bound {
+        Bound::Exact => value,
+        Bound::Lower => format!("{value} lowerbound"),
+        Bound::Upper => format!("{value} upperbound"),
     }
 }
 
@@ -86,7 +91,7 @@ pub fn format_info(info: &Info) -> String {
         info.depth,
         info.seldepth,
         info.multipv,
-        format_score(info.score),
+        format_score(info.score, info.bound),
         info.nodes,
         info.nps,
         info.hashfull,
