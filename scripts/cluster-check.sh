@@ -16,7 +16,10 @@
 #     the games it had not saved;
 #   - checks that every game was played once, and that the report the last task wrote,
 #     and --report-only's, are the report of the same games played unsplit (identical
-#     files, but for the date).
+#     files, but for the date);
+#   - where Stockfish is installed, runs the strength report (--preset strength at a fixed
+#     node count, 8 games a pairing and set) as a 4-task array and checks its report
+#     against an unsplit run over the same games.
 # The daemons, and any job still running, are stopped on exit, whatever happens.
 # Without root, or when the packages cannot be installed, it says why and exits 0
 # (CI machines without them skip it). KEEP=1 keeps the temporary folder.
@@ -281,5 +284,52 @@ for pair in "gauntlet/gauntlet.md unsplit/gauntlet.md" "gauntlet/gauntlet.json u
   fi
 done
 say "gauntlet: $games games in 4 shards, each played once (task 2 resumed after $kept); the report is the unsplit run's"
-grep -m 1 -A 1 "^\*\*Rating of classical" "$work/gauntlet/gauntlet.md" | head -n 1
+grep -m 1 "^\*\*Rating of classical" "$work/gauntlet/gauntlet.md"
+
+# --- the strength report, where Stockfish is installed -----------------------------------
+# --preset strength at a fixed node count (Glaurung, Toga II and Phalanx do not stop at
+# one), 8 games a pairing and set, as a 4-task array. Stockfish's limited strength is not
+# repeatable, so the same games cannot be replayed: they are copied into one folder as an
+# unsplit run saves them, where a plain run plays nothing and writes its report.
+if command -v stockfish >/dev/null || [ -x /usr/games/stockfish ]; then
+  strength_args=(--preset strength --engine "$engine" --nodes 5000 --games 8)
+  strength_job=$(sbatch --parsable --array=0-3 --cpus-per-task=1 --mem=512M --time=10 \
+      --output="$work/log/strength-%A_%a.log" --export=ALL,PYTHON="$python" \
+      scripts/gauntlet-slurm.sh "${strength_args[@]}" --out-dir "$work/strength")
+  wait_jobs "$strength_job" 300
+  [ -f "$work/strength/gauntlet.md" ] || fail "no strength task wrote $work/strength/gauntlet.md"
+  "$python" - "$work/strength" "$work/strength-unsplit" <<'PY' || fail "cannot copy the strength report's games"
+import json, os, sys
+from nnue_scripts import shards
+source, dest = sys.argv[1:]
+for root, _, files in os.walk(os.path.join(source, shards.SHARDS_DIR)):
+    for name in files:
+        if not name.endswith(".json"):
+            continue
+        relative = os.path.relpath(os.path.join(root, name), source).split(os.sep, 2)[2]
+        target = os.path.join(dest, relative)
+        with open(os.path.join(root, name)) as f:
+            record = json.load(f)
+        if os.path.exists(target):
+            with open(target) as f:
+                merged = json.load(f)
+            record["games"] = sorted(merged["games"] + record["games"], key=lambda g: g["index"])
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w") as f:
+            json.dump(record, f, indent=1)
+PY
+  "$python" -m nnue_scripts.gauntlet "${strength_args[@]}" --out-dir "$work/strength-unsplit" \
+      >"$work/log/strength-unsplit.log" 2>&1 || fail "the unsplit strength report failed ($work/log/strength-unsplit.log)"
+  strength_games=$(sed -n 's/^\([0-9]*\) games, 8 per pairing.*/\1/p' "$work/strength/gauntlet.md")
+  grep -q "^0 games to play, $strength_games saved" "$work/log/strength-unsplit.log" ||
+    fail "the unsplit strength run did not find the $strength_games games saved: $(head -n 3 "$work/log/strength-unsplit.log")"
+  for name in gauntlet.md gauntlet.json; do
+    diff <(undated "$work/strength/$name") <(undated "$work/strength-unsplit/$name") >"$work/log/diff.txt" ||
+      fail "strength/$name differs from the unsplit run's: $(head -n 5 "$work/log/diff.txt")"
+  done
+  say "strength report: $strength_games games in 4 shards; the report is the unsplit run's of the same games"
+  grep "^- \*\*" "$work/strength/gauntlet.md" | head -n 1
+else
+  say "no Stockfish (apt-get install stockfish): the strength report's array is not checked"
+fi
 say "passed in $(($(date +%s) - t0)) s after the packages and the build"
