@@ -200,7 +200,7 @@ print(total)' "$1"
 positions=3000
 gen_job=$(sbatch --parsable --array=0-3 --cpus-per-task=1 --mem=256M --time=10 \
     --output="$work/log/gensfen-%A_%a.log" \
-    --export=ALL,SEED=7,POSITIONS=$positions,DEPTH=3,OUT_DIR="$work/gen",GENSFEN="$gensfen" \
+    --export="ALL,SEED=7,POSITIONS=$positions,DEPTH=3,OUT_DIR=$work/gen,GENSFEN=$gensfen" \
     scripts/gensfen-slurm.sh)
 
 # --- the gauntlet's array ---------------------------------------------------------------
@@ -211,7 +211,7 @@ gauntlet_args=(--engine "$engine" --player "classical:Use NNUE=false,Threads=1,H
                --games 16 --nodes 6000 --max-plies 160 --concurrency 1)
 games=32
 gauntlet_job=$(sbatch --parsable --array=0-3 --cpus-per-task=1 --mem=256M --time=10 \
-    --output="$work/log/gauntlet-%A_%a.log" --export=ALL,PYTHON="$python" \
+    --output="$work/log/gauntlet-%A_%a.log" --export="ALL,PYTHON=$python" \
     scripts/gauntlet-slurm.sh "${gauntlet_args[@]}" --out-dir "$work/gauntlet")
 say "submitted the generator's array (job $gen_job) and the gauntlet's (job $gauntlet_job)"
 
@@ -230,7 +230,7 @@ kept=$(count_games "$shard2")
 grep -q "stopped by SIGTERM; finished games are saved" "$work"/log/gauntlet-"${gauntlet_job}"_2.log ||
   fail "cancelled task 2 did not stop on SIGTERM ($(tail -n 1 "$work"/log/gauntlet-"${gauntlet_job}"_2.log))"
 resubmitted=$(sbatch --parsable --array=2 --cpus-per-task=1 --mem=256M --time=10 \
-    --output="$work/log/gauntlet-%A_%a.log" --export=ALL,PYTHON="$python",SHARDS=4 \
+    --output="$work/log/gauntlet-%A_%a.log" --export="ALL,PYTHON=$python,SHARDS=4" \
     scripts/gauntlet-slurm.sh "${gauntlet_args[@]}" --out-dir "$work/gauntlet")
 say "cancelled gauntlet task 2 with $kept of its $((games / 4)) games saved; resubmitted it (job $resubmitted)"
 
@@ -247,7 +247,7 @@ done | sort)
 expected=$(printf '%s\n' "${gen_job}_0 COMPLETED 0:0" "${gen_job}_1 COMPLETED 0:0" "${gen_job}_2 COMPLETED 0:0" \
   "${gen_job}_3 COMPLETED 0:0" "${gauntlet_job}_0 COMPLETED 0:0" "${gauntlet_job}_1 COMPLETED 0:0" \
   "${gauntlet_job}_2 CANCELLED 143:0" "${gauntlet_job}_3 COMPLETED 0:0" "${resubmitted}_2 COMPLETED 0:0" | sort)
-[ "$states" = "$expected" ] || fail "the tasks ended as: $(echo $states), not: $(echo $expected)"
+[ "$states" = "$expected" ] || fail "the tasks ended as: ${states//$'\n'/, }; expected: ${expected//$'\n'/, }"
 
 # --- the generator: join and check ------------------------------------------------------
 for i in 0 1 2 3; do
@@ -276,11 +276,10 @@ done
 undated() {
   sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}/DATE/g' "$1"
 }
-for pair in "gauntlet/gauntlet.md unsplit/gauntlet.md" "gauntlet/gauntlet.json unsplit/gauntlet.json" \
-            "gauntlet/report-only.md unsplit/gauntlet.md" "gauntlet/report-only.json unsplit/gauntlet.json"; do
-  set -- $pair
-  if ! diff <(undated "$work/$1") <(undated "$work/$2") >"$work/log/diff.txt"; then
-    fail "$1 differs from the unsplit run's $2: $(head -n 5 "$work/log/diff.txt")"
+for name in gauntlet.md gauntlet.json report-only.md report-only.json; do
+  unsplit="unsplit/gauntlet.${name##*.}"
+  if ! diff <(undated "$work/gauntlet/$name") <(undated "$work/$unsplit") >"$work/log/diff.txt"; then
+    fail "gauntlet/$name differs from the unsplit run's $unsplit: $(head -n 5 "$work/log/diff.txt")"
   fi
 done
 say "gauntlet: $games games in 4 shards, each played once (task 2 resumed after $kept); the report is the unsplit run's"
@@ -294,7 +293,7 @@ grep -m 1 "^\*\*Rating of classical" "$work/gauntlet/gauntlet.md"
 if command -v stockfish >/dev/null || [ -x /usr/games/stockfish ]; then
   strength_args=(--preset strength --engine "$engine" --nodes 5000 --games 8)
   strength_job=$(sbatch --parsable --array=0-3 --cpus-per-task=1 --mem=512M --time=10 \
-      --output="$work/log/strength-%A_%a.log" --export=ALL,PYTHON="$python" \
+      --output="$work/log/strength-%A_%a.log" --export="ALL,PYTHON=$python" \
       scripts/gauntlet-slurm.sh "${strength_args[@]}" --out-dir "$work/strength")
   wait_jobs "$strength_job" 300
   [ -f "$work/strength/gauntlet.md" ] || fail "no strength task wrote $work/strength/gauntlet.md"
