@@ -82,6 +82,7 @@ chooses the entrants, plays the games and keeps each pairing's saved games.
 """
 
 import argparse
+import contextlib
 import json
 import logging
 import math
@@ -366,15 +367,17 @@ def play_all(args, players, opponents, sets, out_dir):
 
     def on_game(game):
         key = game["tag"]
-        if killed_from_outside(game):
+        signum = killed_from_outside(game)
+        if signum:
             # The engine was stopped by a signal meant for the whole job (Ctrl-C, a
             # scheduler's pre-emption): not a result; the game is played again on resume.
-            raise KeyboardInterrupt
-        own[key][game["index"]] = saved[key][game["index"]] = saved_game(game)
-        save_pairing(own_paths[key], plan.configs[key], own[key])
-        if key in pgns:
-            with open(pgns[key], "a") as out:
-                out.write(game["pgn"] + "\n\n")
+            raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+        with STOP.deferred():
+            own[key][game["index"]] = saved[key][game["index"]] = saved_game(game)
+            save_pairing(own_paths[key], plan.configs[key], own[key])
+            if key in pgns:
+                with open(pgns[key], "a") as out:
+                    out.write(game["pgn"] + "\n\n")
         where = f" [{key[0]}]" if len(sets) > 1 else ""
         print(f"{progress.line()} {key[1]} vs {key[2]}{where} {match.game_line(game)}", flush=True)
 
@@ -389,8 +392,11 @@ KILLED_PATTERN = re.compile(r"exit code: -(1|2|15)\b")
 
 
 def killed_from_outside(game):
-    return bool(game.get("problem")) and game.get("termination") == "crash" and bool(
-        KILLED_PATTERN.search(game["problem"]))
+    """The signal (SIGHUP, SIGINT or SIGTERM) that killed an engine of a crashed game, or None."""
+    if game.get("termination") != "crash" or not game.get("problem"):
+        return None
+    found = KILLED_PATTERN.search(game["problem"])
+    return int(found.group(1)) if found else None
 
 
 def write_reports(args, out_dir, players, opponents, rows, ratings, notes, extra=None):
@@ -431,7 +437,7 @@ def main(argv=None):
         sets = opening_sets(args.book)
     except ValueError as exc:
         fail(str(exc))
-    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    previous = {signum: signal.signal(signum, STOP.handler) for signum in (signal.SIGTERM, signal.SIGINT)}
     try:
         if args.report_only:
             plan = Plan(args, players, opponents, sets)
@@ -446,7 +452,8 @@ def main(argv=None):
         print(f"{PROGRAM}: interrupted; finished games are saved in {args.out_dir}: rerun to resume", file=sys.stderr)
         return 1
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     missing = plan.missing(saved)
     if missing:
         index, key = missing[0]
@@ -476,8 +483,34 @@ class Terminated(KeyboardInterrupt):
     period) leaves the finished games saved."""
 
 
-def on_sigterm(signum, frame):
-    raise Terminated
+class StopSignals:
+    """SIGTERM and SIGINT as exceptions in the main thread (Terminated, KeyboardInterrupt),
+    held back while a finished game is being saved (`deferred`), so that a stop never
+    leaves a game half recorded: its pairing file and its PGN are written, or neither."""
+
+    def __init__(self):
+        self.depth, self.pending = 0, None
+
+    def handler(self, signum, frame):
+        stop = Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+        if self.depth:
+            self.pending = self.pending or stop
+        else:
+            raise stop
+
+    @contextlib.contextmanager
+    def deferred(self):
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+            if not self.depth and self.pending:
+                stop, self.pending = self.pending, None
+                raise stop
+
+
+STOP = StopSignals()
 
 
 if __name__ == "__main__":
