@@ -37,8 +37,8 @@ fail() {
 
 [ -n "${SLURM_ARRAY_TASK_ID:-}" ] || fail "not an array task: submit with sbatch --array=0-(N-1)"
 # N: SHARDS, or the size of an array that is exactly 0..N-1 with N > 1. A task resubmitted
-# alone (sbatch --array=5) is an array of one, and taking N = 1 from it would give that
-# task the whole data set's seeds: it must be told SHARDS.
+# alone (sbatch --array=5) is an array of one, which says nothing of N: it must be told
+# SHARDS.
 if [ -n "${SHARDS:-}" ]; then
   shards="$SHARDS"
 elif [ "${SLURM_ARRAY_TASK_MIN:-}" = 0 ] && [ "${SLURM_ARRAY_TASK_COUNT:-0}" -gt 1 ] &&
