@@ -18,7 +18,7 @@
 #     and --report-only's, are the report of the same games played unsplit (identical
 #     files, but for the date);
 #   - where Stockfish is installed, runs the strength report (--preset strength at a fixed
-#     node count, 8 games a pairing and set) as a 4-task array and checks its report
+#     node count, 4 games a pairing and set) as a 4-task array and checks its report
 #     against an unsplit run over the same games.
 # The daemons, and any job still running, are stopped on exit, whatever happens.
 # Without root, or when the packages cannot be installed, it says why and exits 0
@@ -287,11 +287,11 @@ grep -m 1 "^\*\*Rating of classical" "$work/gauntlet/gauntlet.md"
 
 # --- the strength report, where Stockfish is installed -----------------------------------
 # --preset strength at a fixed node count (Glaurung, Toga II and Phalanx do not stop at
-# one), 8 games a pairing and set, as a 4-task array. Stockfish's limited strength is not
+# one), 4 games a pairing and set, as a 4-task array. Stockfish's limited strength is not
 # repeatable, so the same games cannot be replayed: they are copied into one folder as an
 # unsplit run saves them, where a plain run plays nothing and writes its report.
 if command -v stockfish >/dev/null || [ -x /usr/games/stockfish ]; then
-  strength_args=(--preset strength --engine "$engine" --nodes 5000 --games 8)
+  strength_args=(--preset strength --engine "$engine" --nodes 4000 --games 4)
   strength_job=$(sbatch --parsable --array=0-3 --cpus-per-task=1 --mem=512M --time=10 \
       --output="$work/log/strength-%A_%a.log" --export="ALL,PYTHON=$python" \
       scripts/gauntlet-slurm.sh "${strength_args[@]}" --out-dir "$work/strength")
@@ -319,7 +319,7 @@ for root, _, files in os.walk(os.path.join(source, shards.SHARDS_DIR)):
 PY
   "$python" -m nnue_scripts.gauntlet "${strength_args[@]}" --out-dir "$work/strength-unsplit" \
       >"$work/log/strength-unsplit.log" 2>&1 || fail "the unsplit strength report failed ($work/log/strength-unsplit.log)"
-  strength_games=$(sed -n 's/^\([0-9]*\) games, 8 per pairing.*/\1/p' "$work/strength/gauntlet.md")
+  strength_games=$(sed -n 's/^\([0-9]*\) games, 4 per pairing.*/\1/p' "$work/strength/gauntlet.md")
   grep -q "^0 games to play, $strength_games saved" "$work/log/strength-unsplit.log" ||
     fail "the unsplit strength run did not find the $strength_games games saved: $(head -n 3 "$work/log/strength-unsplit.log")"
   for name in gauntlet.md gauntlet.json; do
