@@ -7,9 +7,10 @@
 # starts munged, slurmctld and slurmd on localhost from a minimal slurm.conf in a
 # temporary folder (its own ports 16817/16818 and munge socket, so a cluster already
 # on the machine is not touched), and then:
-#   - submits scripts/gensfen-slurm.sh as a 4-task array, joins the shards with
-#     `nnue-gen-sfen shuffle` and checks the counts and that no game is in two shards
-#     (python -m nnue_scripts.shard_data);
+#   - submits scripts/gensfen-slurm.sh as a 4-task array, cuts shard 3 short as a
+#     stopped task leaves it and resubmits task 3, which must continue it, then joins the
+#     shards with `nnue-gen-sfen shuffle` and checks the counts and that no game is in
+#     two shards (python -m nnue_scripts.shard_data);
 #   - submits scripts/gauntlet-slurm.sh as a 4-task array (our engine's classical
 #     evaluation against its net, at a fixed node count so that games are repeatable),
 #     cancels task 2 once it has saved a game and resubmits it, which must play only
@@ -240,13 +241,30 @@ say "cancelled gauntlet task 2 with $kept of its $((games / 4)) games saved; res
 say "unsplit gauntlet done"
 
 wait_jobs "$gen_job,$gauntlet_job,$resubmitted" 300
+
+# A generator task stopped part way and resubmitted: shard 3 cut to its first 1,234
+# records (a stopped generator leaves whole records, docs/GENSFEN.md), then task 3
+# submitted alone; it must keep them and generate the other 1,766 under a seed of its own.
+gen_shard3="$work/gen/shard-0003.bin"
+[ -f "$gen_shard3" ] || fail "generator task 3 wrote no $gen_shard3 ($(tail -n 1 "$work/log/gensfen-${gen_job}_3.log"))"
+truncate -s $((1234 * 40)) "$gen_shard3"
+gen_resubmitted=$(sbatch --parsable --array=3 --cpus-per-task=1 --mem=256M --time=10 \
+    --output="$work/log/gensfen-%A_%a.log" \
+    --export="ALL,SHARDS=4,SEED=7,POSITIONS=$positions,DEPTH=3,OUT_DIR=$work/gen,GENSFEN=$gensfen" \
+    scripts/gensfen-slurm.sh)
+wait_jobs "$gen_resubmitted" 60
+grep -q "holds 1234 records: generating the other $((positions - 1234)) with seed 7+1234" \
+    "$work/log/gensfen-${gen_resubmitted}_3.log" ||
+  fail "resubmitted generator task 3 did not continue its shard: $(head -n 1 "$work/log/gensfen-${gen_resubmitted}_3.log")"
+
 # Each task's end (kept by slurmctld for MinJobAge seconds; there is no accounting).
-states=$(for job in "$gen_job" "$gauntlet_job" "$resubmitted"; do
+states=$(for job in "$gen_job" "$gauntlet_job" "$resubmitted" "$gen_resubmitted"; do
   scontrol --oneliner show job "$job" | sed -E 's/.*ArrayJobId=([0-9]+) ArrayTaskId=([0-9]+).* JobState=([A-Z_]+).* ExitCode=([0-9:]+).*/\1_\2 \3 \4/'
 done | sort)
 expected=$(printf '%s\n' "${gen_job}_0 COMPLETED 0:0" "${gen_job}_1 COMPLETED 0:0" "${gen_job}_2 COMPLETED 0:0" \
   "${gen_job}_3 COMPLETED 0:0" "${gauntlet_job}_0 COMPLETED 0:0" "${gauntlet_job}_1 COMPLETED 0:0" \
-  "${gauntlet_job}_2 CANCELLED 143:0" "${gauntlet_job}_3 COMPLETED 0:0" "${resubmitted}_2 COMPLETED 0:0" | sort)
+  "${gauntlet_job}_2 CANCELLED 143:0" "${gauntlet_job}_3 COMPLETED 0:0" "${resubmitted}_2 COMPLETED 0:0" \
+  "${gen_resubmitted}_3 COMPLETED 0:0" | sort)
 [ "$states" = "$expected" ] || fail "the tasks ended as: ${states//$'\n'/, }; expected: ${expected//$'\n'/, }"
 
 # --- the generator: join and check ------------------------------------------------------
@@ -260,7 +278,7 @@ done
   fail "nnue-gen-sfen shuffle failed ($(tail -n 1 "$work/log/shuffle.log"))"
 gen_summary=$("$python" -m nnue_scripts.shard_data "$work/data.bin" "$work"/gen/shard-*.bin) ||
   fail "the generator's shards do not check"
-say "generator: $gen_summary"
+say "generator: task 3 resubmitted continued its shard after 1234 records; $gen_summary"
 
 # --- the gauntlet: every game once, and the unsplit run's report -------------------------
 grep -q "^$((games / 4 - kept)) games to play (shard 2/4" "$work"/log/gauntlet-"${resubmitted}"_2.log ||

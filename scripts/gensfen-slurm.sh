@@ -15,9 +15,10 @@
 #
 # Pre-emption: Slurm's TERM (sent 120 s before the time limit, or on scancel) stops
 # the generator cleanly with whole records. A task that is requeued (--requeue) or
-# resubmitted reruns its shard from scratch (--force): the shard's seed depends only on
-# SEED and the index, so it never repeats another shard's games, and with --threads 1
-# it is byte for byte the same. Resubmit one task of an N-task array with its index and
+# resubmitted keeps them and generates the rest of its shard with the seed SEED+K (K
+# records kept), which repeats no game of the first part or of another shard (a shard's
+# streams depend on the seed and its index). A shard run in one go is byte for byte
+# reproducible with --threads 1. Resubmit one task of an N-task array with its index and
 # N, since a one-task array cannot know N:
 #   sbatch --array=5 --export=ALL,SHARDS=16 scripts/gensfen-slurm.sh
 #SBATCH --job-name=gensfen
@@ -70,13 +71,39 @@ fi
 rm -f "$tmp"
 out="$OUT_DIR/shard-$(printf '%04d' "$SLURM_ARRAY_TASK_ID").bin"
 
+# A shard stopped earlier (pre-empted, cancelled, out of time) keeps its whole records and
+# continues with the rest under a seed of its own, SEED+K after K records, so that the
+# continuation repeats neither its first part's games nor another shard's.
+seed="$SEED"
+mode=--force
+count="$POSITIONS"
+if [ -s "$out" ]; then
+  size=$(stat -c %s "$out")
+  records=$((size / 40))
+  if [ $((records * 40)) != "$size" ]; then
+    # Only a hard kill (SIGKILL, power loss) in the middle of a write leaves a partial record.
+    echo "gensfen-slurm.sh: $out: dropping a partial last record ($((size - records * 40)) bytes)" >&2
+    truncate -s $((records * 40)) "$out"
+  fi
+  if [ "$records" -ge "$POSITIONS" ]; then
+    echo "gensfen-slurm.sh: $out already holds $records records (POSITIONS=$POSITIONS): nothing to do"
+    exit 0
+  fi
+  if [ "$records" -gt 0 ]; then
+    echo "gensfen-slurm.sh: $out holds $records records: generating the other $((POSITIONS - records)) with seed $SEED+$records"
+    seed="$SEED+$records"
+    mode=--append
+    count=$((POSITIONS - records))
+  fi
+fi
+
 # exec: Slurm's TERM reaches the generator, which stops cleanly with whole records
 # and prints its summary.
 exec "$GENSFEN" generate \
     --shard "$SLURM_ARRAY_TASK_ID/$shards" \
-    --seed "$SEED" \
-    --loop "$POSITIONS" \
+    --seed "$seed" \
+    --loop "$count" \
     --depth "$DEPTH" \
     --threads "$THREADS" \
     --output-file-name "$out" \
-    --force
+    "$mode"

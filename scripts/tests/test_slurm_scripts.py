@@ -26,13 +26,15 @@ class SlurmScriptTest(unittest.TestCase):
     def tearDown(self):
         self.dir.cleanup()
 
-    def run_script(self, name, task, first, last, count, shards=None, args=(), out="out"):
+    def run_script(self, name, task, first, last, count, shards=None, args=(), out="out", positions=None):
         env = {"PATH": os.environ["PATH"], "SLURM_ARRAY_TASK_ID": str(task), "SLURM_ARRAY_TASK_MIN": str(first),
                "SLURM_ARRAY_TASK_MAX": str(last), "SLURM_ARRAY_TASK_COUNT": str(count),
                "GENSFEN": self.echo, "PYTHON": self.echo, "OUT_DIR": os.path.join(self.dir.name, out),
                "SLURM_CPUS_PER_TASK": "2"}
         if shards is not None:
             env["SHARDS"] = str(shards)
+        if positions is not None:
+            env["POSITIONS"] = str(positions)
         result = subprocess.run(["bash", os.path.join(SCRIPTS, name), *args], env=env, capture_output=True, text=True)
         return result.returncode, result.stdout.splitlines(), result.stderr.strip()
 
@@ -75,6 +77,28 @@ class SlurmScriptTest(unittest.TestCase):
         self.assertEqual(err, f"gensfen-slurm.sh: error: {marker} says 'shards=4 seed=1', not 'shards=8 seed=1': "
                               f"another data set is in {os.path.join(self.dir.name, 'out')}")
         self.assertEqual(sorted(os.listdir(os.path.dirname(marker))), ["shards.txt"])
+
+    def test_a_stopped_shard_keeps_its_records_and_continues_under_its_own_seed(self):
+        out = os.path.join(self.dir.name, "out")
+        shard = os.path.join(out, "shard-0002.bin")
+        status, words, _ = self.run_script("gensfen-slurm.sh", 2, 0, 3, 4, positions=12)
+        self.assertEqual(status, 0)
+        self.assertEqual([words[words.index(o) + 1] for o in ("--seed", "--loop")], ["1", "12"])
+        self.assertEqual(words[-1], "--force")
+        with open(shard, "wb") as f:
+            f.write(b"r" * 40 * 5 + b"xyz")  # 5 records and the start of a sixth
+        status, words, err = self.run_script("gensfen-slurm.sh", 2, 0, 3, 4, positions=12)
+        self.assertEqual(status, 0)
+        self.assertEqual(err, f"gensfen-slurm.sh: {shard}: dropping a partial last record (3 bytes)")
+        self.assertEqual(os.path.getsize(shard), 200)
+        self.assertEqual(words[0], f"gensfen-slurm.sh: {shard} holds 5 records: generating the other 7 with seed 1+5")
+        self.assertEqual([words[words.index(o) + 1] for o in ("--shard", "--seed", "--loop")], ["2/4", "1+5", "7"])
+        self.assertEqual(words[-1], "--append")
+        with open(shard, "ab") as f:
+            f.write(b"r" * 40 * 7)
+        status, words, err = self.run_script("gensfen-slurm.sh", 2, 0, 3, 4, positions=12)
+        self.assertEqual((status, err), (0, ""))
+        self.assertEqual(words, [f"gensfen-slurm.sh: {shard} already holds 12 records (POSITIONS=12): nothing to do"])
 
     def test_not_an_array_task(self):
         result = subprocess.run(["bash", os.path.join(SCRIPTS, "gauntlet-slurm.sh")], env={"PATH": os.environ["PATH"]},
