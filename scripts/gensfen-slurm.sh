@@ -1,27 +1,57 @@
 #!/usr/bin/env bash
 # Slurm job array: each array task generates one shard of one data set with
-# `nnue-gen-sfen generate --shard I/N`; join the shards afterwards with
-#   nnue-gen-sfen shuffle shards/shard-*.bin data.bin --seed "$SEED"
+# `nnue-gen-sfen generate --shard I/N` into OUT_DIR/shard-IIII.bin.
 #
 # Submit (16 shards of 10M positions each, depth 8, 8 threads per task):
 #   sbatch --array=0-15 scripts/gensfen-slurm.sh
 # Settings come from the environment (sbatch --export=ALL,DEPTH=6,...):
-#   SEED (shared by all shards), POSITIONS (per shard), DEPTH, OUT_DIR, GENSFEN.
+#   SEED (shared by all shards), POSITIONS (per shard), DEPTH, OUT_DIR, GENSFEN,
+#   SHARDS (the array's size N; by default the size of an array submitted as 0-(N-1)).
 #
-# A task that is preempted or killed can be resubmitted: it reruns its shard from
-# scratch (--force), and a shard with the same seed and index is reproducible
-# with --threads 1.
+# Join the shards, then check that no game is in two shards and that the join holds
+# exactly their records (python -m nnue_scripts.shard_data, in the scripts' environment):
+#   nnue-gen-sfen shuffle shards/shard-*.bin data.bin --seed "$SEED"
+#   python -m nnue_scripts.shard_data data.bin shards/shard-*.bin
+#
+# Pre-emption: Slurm's TERM (sent 120 s before the time limit, or on scancel) stops
+# the generator cleanly with whole records. A task that is requeued (--requeue) or
+# resubmitted keeps them and generates the rest of its shard with the seed SEED+K (K
+# records kept), which repeats no game of the first part or of another shard (a shard's
+# streams depend on the seed and its index). A shard run in one go is byte for byte
+# reproducible with --threads 1. Resubmit one task of an N-task array with its index and
+# N, since a one-task array cannot know N:
+#   sbatch --array=5 --export=ALL,SHARDS=16 scripts/gensfen-slurm.sh
 #SBATCH --job-name=gensfen
 #SBATCH --cpus-per-task=8
 #SBATCH --mem=4G
 #SBATCH --time=24:00:00
 #SBATCH --output=gensfen-%A_%a.log
+#SBATCH --requeue
 #SBATCH --signal=B:TERM@120
 
 set -euo pipefail
 
-: "${SLURM_ARRAY_TASK_ID:?submit with sbatch --array=0-(N-1)}"
-: "${SLURM_ARRAY_TASK_COUNT:?submit with sbatch --array=0-(N-1)}"
+fail() {
+  echo "gensfen-slurm.sh: error: $1" >&2
+  exit 2
+}
+
+[ -n "${SLURM_ARRAY_TASK_ID:-}" ] || fail "not an array task: submit with sbatch --array=0-(N-1)"
+# N: SHARDS, or the size of an array that is exactly 0..N-1 with N > 1. A task resubmitted
+# alone (sbatch --array=5) is an array of one, which says nothing of N: it must be told
+# SHARDS.
+if [ -n "${SHARDS:-}" ]; then
+  shards="$SHARDS"
+elif [ "${SLURM_ARRAY_TASK_MIN:-}" = 0 ] && [ "${SLURM_ARRAY_TASK_COUNT:-0}" -gt 1 ] &&
+     [ "${SLURM_ARRAY_TASK_MAX:-}" = "$((SLURM_ARRAY_TASK_COUNT - 1))" ]; then
+  shards="$SLURM_ARRAY_TASK_COUNT"
+else
+  fail "array ${SLURM_ARRAY_TASK_MIN:-?}-${SLURM_ARRAY_TASK_MAX:-?} is not 0-(N-1): give the number of shards, sbatch --export=ALL,SHARDS=N"
+fi
+case "$shards" in
+  '' | *[!0-9]*) fail "SHARDS='$shards' is not a number" ;;
+esac
+[ "$SLURM_ARRAY_TASK_ID" -lt "$shards" ] || fail "task $SLURM_ARRAY_TASK_ID is not a shard of $shards (SHARDS)"
 SEED="${SEED:-1}"
 POSITIONS="${POSITIONS:-10000000}"
 DEPTH="${DEPTH:-8}"
@@ -30,15 +60,50 @@ GENSFEN="${GENSFEN:-nnue-gen-sfen}"
 THREADS="${SLURM_CPUS_PER_TASK:-1}"
 
 mkdir -p "$OUT_DIR"
+# Every task of one data set must split it the same way: the first task records N and SEED.
+marker="$OUT_DIR/shards.txt"
+tmp="$OUT_DIR/.shards.$SLURM_ARRAY_TASK_ID.$$"
+echo "shards=$shards seed=$SEED" >"$tmp"
+if ! ln "$tmp" "$marker" 2>/dev/null && ! cmp -s "$tmp" "$marker"; then
+  rm -f "$tmp"
+  fail "$marker says '$(cat "$marker")', not 'shards=$shards seed=$SEED': another data set is in $OUT_DIR"
+fi
+rm -f "$tmp"
 out="$OUT_DIR/shard-$(printf '%04d' "$SLURM_ARRAY_TASK_ID").bin"
 
-# exec: Slurm's TERM (sent 120 s before the time limit) reaches the generator,
-# which stops cleanly with whole records and prints its summary.
+# A shard stopped earlier (pre-empted, cancelled, out of time) keeps its whole records and
+# continues with the rest under a seed of its own, SEED+K after K records, so that the
+# continuation repeats neither its first part's games nor another shard's.
+seed="$SEED"
+mode=--force
+count="$POSITIONS"
+if [ -s "$out" ]; then
+  size=$(stat -c %s "$out")
+  records=$((size / 40))
+  if [ $((records * 40)) != "$size" ]; then
+    # Only a hard kill (SIGKILL, power loss) in the middle of a write leaves a partial record.
+    echo "gensfen-slurm.sh: $out: dropping a partial last record ($((size - records * 40)) bytes)" >&2
+    truncate -s $((records * 40)) "$out"
+  fi
+  if [ "$records" -ge "$POSITIONS" ]; then
+    echo "gensfen-slurm.sh: $out already holds $records records (POSITIONS=$POSITIONS): nothing to do"
+    exit 0
+  fi
+  if [ "$records" -gt 0 ]; then
+    echo "gensfen-slurm.sh: $out holds $records records: generating the other $((POSITIONS - records)) with seed $SEED+$records"
+    seed="$SEED+$records"
+    mode=--append
+    count=$((POSITIONS - records))
+  fi
+fi
+
+# exec: Slurm's TERM reaches the generator, which stops cleanly with whole records
+# and prints its summary.
 exec "$GENSFEN" generate \
-    --shard "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT" \
-    --seed "$SEED" \
-    --loop "$POSITIONS" \
+    --shard "$SLURM_ARRAY_TASK_ID/$shards" \
+    --seed "$seed" \
+    --loop "$count" \
     --depth "$DEPTH" \
     --threads "$THREADS" \
     --output-file-name "$out" \
-    --force
+    "$mode"

@@ -11,7 +11,7 @@ and places it on Stockfish's UCI_Elo scale.
                                     [--resign-score CP [--resign-moves N]]
                                     [--draw-moves N [--draw-score CP] [--draw-after M]]
                                     [--concurrency 2] [--out-dir target/gauntlet] [--pgn-dir DIR]
-                                    [--output FILE.md]
+                                    [--output FILE.md] [--shard I/N | --report-only]
 
 --preset strength is the standard strength report: the classical evaluation
 (`classical:Use NNUE=false`) and each --player given (default `default-net`, the
@@ -54,6 +54,16 @@ several opening sets, OUT_DIR/SET/PLAYER--OPPONENT.json); a rerun with the same 
 plays only the games that are missing (so interrupting and rerunning, or raising
 --games, resumes), and refuses a file made with other settings.
 
+Shards (nnue_scripts.shards): `--shard I/N` plays only the games with (index + k) mod N == I,
+where k numbers the pairings in every set (set, then player, then opponent), for N machines, e.g. the tasks of
+scripts/gauntlet-slurm.sh, sharing one OUT_DIR; the shard saves its games under
+OUT_DIR/shards/I-of-N/ and skips the games saved by any run there. Every run reads all
+of them, so a rerun resumes a cancelled shard and an unsplit run plays only what no shard
+has. The shard that finds every game saved writes the report; `--report-only` writes it
+from the saved games without playing (an error while games are missing). The report is
+the one an unsplit run of the same games writes. SIGTERM (a scheduler's pre-emption) stops
+like Ctrl-C: the finished games stay saved, the game in progress is played again on resume.
+
 Output: a Markdown table per player (W/D/L, score and Elo difference with its 95 %
 interval against each opponent), the ratings of all engines fitted jointly by maximum
 likelihood against the anchors (nnue_scripts.rating_fit), each player's rating minus the
@@ -66,7 +76,7 @@ CCRL 40/4: at other clocks the scale is an approximation. Under --nodes only eng
 stop at a node limit play (Stockfish and ours; Glaurung, Toga II and Phalanx are
 skipped with a note). Exit status: 0 when every game
 finished cleanly, 1 on a failure (crash, illegal move, time forfeit) or an error,
-2 on a usage error.
+2 on a usage error, 143 when stopped by SIGTERM (the games finished so far are saved).
 
 The parts: nnue_scripts.entrants (player and opponent specifications),
 nnue_scripts.opponents (the installed Debian engines), nnue_scripts.gauntlet_results (what
@@ -75,14 +85,17 @@ chooses the entrants, plays the games and keeps each pairing's saved games.
 """
 
 import argparse
+import contextlib
 import json
 import logging
 import math
 import os
+import re
+import signal
 import sys
 import time
 
-from . import adjudication, common, match
+from . import adjudication, common, match, shards
 from .entrants import UsageError, parse_anchor, parse_opponent, parse_player, parse_sf_elos
 from .gauntlet_report import markdown, report_json
 from .gauntlet_results import joint_fit, pairing_rows, report_data
@@ -153,6 +166,10 @@ def parse_args(argv=None):
     parser.add_argument("--out-dir", default=os.path.join(common.ROOT, "target", "gauntlet"))
     parser.add_argument("--pgn-dir", default=None, help="append each pairing's games to DIR/PLAYER--OPPONENT.pgn")
     parser.add_argument("--output", default=None, help="Markdown report (default OUT_DIR/gauntlet.md; JSON beside it)")
+    parser.add_argument("--shard", default=None, metavar="I/N",
+                        help="play only shard I of N (0-based) of the games, saved under OUT_DIR/shards/I-of-N")
+    parser.add_argument("--report-only", action="store_true",
+                        help="play nothing: write the report from every run's saved games in OUT_DIR")
     preset = parser.parse_known_args(argv)[0].preset
     if preset:
         parser.set_defaults(**PRESETS[preset])
@@ -160,6 +177,12 @@ def parse_args(argv=None):
     if args.book is None:
         args.book = list(args.books)
     match.check_game_arguments(parser, args)
+    try:
+        args.shard = shards.parse_shard(args.shard) if args.shard is not None else shards.WHOLE
+    except ValueError as exc:
+        parser.error(f"--shard {exc}")
+    if args.report_only and not args.shard.whole:
+        parser.error("--report-only reads every shard's games: give it without --shard")
     if preset in ("strength", "strength-2025"):
         candidates = args.player or list(STRENGTH_CANDIDATES)
         names = [spec.partition(":")[0] for spec in candidates]
@@ -206,6 +229,8 @@ def opening_sets(paths):
         if any(existing.name == name for existing in sets):
             raise ValueError(f"two opening sets are named '{name}'")
         sets.append(OpeningSet(name, path, common.load_book(path)))
+    if len(sets) > 1 and any(s.name == shards.SHARDS_DIR for s in sets):
+        raise ValueError(f"an opening set may not be named '{shards.SHARDS_DIR}' (the shards' folder); rename the book")
     return sets
 
 
@@ -233,6 +258,11 @@ def pairing_config(args, player, opponent, book=None):
 def set_directory(directory, sets, opening_set):
     """Where a set's pairings are kept: DIR itself for a single set, DIR/SET for several."""
     return directory if len(sets) == 1 else os.path.join(directory, opening_set.name)
+
+
+def pairing_relative(sets, opening_set, player, opponent):
+    """A pairing's file relative to OUT_DIR (or to a shard's folder there)."""
+    return pairing_path(set_directory("", sets, opening_set), player, opponent, ".json")
 
 
 def pairing_path(directory, player, opponent, suffix):
@@ -284,58 +314,119 @@ class Progress:
         return f"[{self.done}/{self.total} {rate * 60:.1f} games/min ETA {eta:.0f}s]"
 
 
-def play_all(args, players, opponents, sets, out_dir):
-    """Plays the missing games of every pairing in every opening set; returns
-    {(set, player, opponent): {index: game}}. Games go in order of opening pairs, so
-    every pairing and set advances together and both colours of an opening follow
-    each other."""
-    saved, configs, paths, pgns, jobs = {}, {}, {}, {}, []
-    for opening_set in sets:
-        directory = set_directory(out_dir, sets, opening_set)
-        pgn_directory = set_directory(args.pgn_dir, sets, opening_set) if args.pgn_dir else None
-        for d in filter(None, (directory, pgn_directory)):
-            os.makedirs(d, exist_ok=True)
-        for player in players:
-            for opponent in opponents:
-                key = (opening_set.name, player.name, opponent.name)
-                configs[key] = pairing_config(args, player, opponent, opening_set.path)
-                paths[key] = pairing_path(directory, player, opponent, ".json")
-                pgns[key] = pairing_path(pgn_directory, player, opponent, ".pgn") if pgn_directory else None
-                saved[key] = load_pairing(paths[key], configs[key])
-    pairs = {(p.name, o.name): (p.player(), o.player()) for p in players for o in opponents}
-    for index in range(args.games):
+class Plan:
+    """Every game of the unsplit run, in its order: (index, set, player, opponent) with
+    index outermost, so that every pairing and set advances together and both colours of
+    an opening follow each other. Also each pairing's settings and file, relative to the
+    output folder."""
+
+    def __init__(self, args, players, opponents, sets):
+        self.sets, self.configs, self.files, self.entrants, self.series = sets, {}, {}, {}, {}
         for opening_set in sets:
             for player in players:
                 for opponent in opponents:
                     key = (opening_set.name, player.name, opponent.name)
-                    if index not in saved[key]:
-                        jobs.append((index, pairs[key[1:]], opening_set.fens, key))
+                    self.configs[key] = pairing_config(args, player, opponent, opening_set.path)
+                    self.files[key] = pairing_relative(sets, opening_set, player, opponent)
+                    self.entrants[key] = (player, opponent, opening_set)
+                    self.series[key] = len(self.series)
+        self.games = [(index, key) for index in range(args.games) for key in self.configs]
+
+    def shard_games(self, shard):
+        """The (index, key) of the games that `shard` plays, in the plan's order."""
+        return [(index, key) for index, key in self.games if shard.owns(index, self.series[key])]
+
+    def load(self, out_dir):
+        """{key: {index: game}} from every run's files in out_dir (nnue_scripts.shards);
+        exits naming the file when one is unusable or a game is saved twice."""
+        saved = {}
+        for key, relative in self.files.items():
+            files = [(path, load_pairing(path, self.configs[key])) for path in shards.saved_paths(out_dir, relative)]
+            try:
+                saved[key] = shards.merge_games(files)
+            except ValueError as exc:
+                fail(str(exc))
+        return saved
+
+    def missing(self, saved):
+        """The (index, key) of the games no run has saved, in the plan's order."""
+        return [(index, key) for index, key in self.games if index not in saved[key]]
+
+
+def play_all(args, players, opponents, sets, out_dir):
+    """Plays this run's games that no run in out_dir has saved: every game, or with
+    --shard I/N those of the shard (Plan.shard_games). Saves each game as it ends in this
+    run's own files (OUT_DIR, or OUT_DIR/shards/I-of-N), so that concurrent shards never
+    write the same file. Returns (plan, {key: {index: game}} of every run in out_dir)."""
+    plan = Plan(args, players, opponents, sets)
+    shard = getattr(args, "shard", shards.WHOLE)
+    saved = plan.load(out_dir)
+    own_dir = os.path.join(out_dir, shard.folder())
+    own_paths = {key: os.path.join(own_dir, relative) for key, relative in plan.files.items()}
+    own = {key: load_pairing(path, plan.configs[key]) for key, path in own_paths.items()}
+    pgns = {}
+    for key, (player, opponent, opening_set) in plan.entrants.items():
+        os.makedirs(os.path.dirname(own_paths[key]) or ".", exist_ok=True)
+        if args.pgn_dir:
+            pgn_directory = set_directory(os.path.join(args.pgn_dir, shard.folder()), sets, opening_set)
+            os.makedirs(pgn_directory, exist_ok=True)
+            pgns[key] = pairing_path(pgn_directory, player, opponent, ".pgn")
+    pairs = {key: (player.player(), opponent.player()) for key, (player, opponent, _) in plan.entrants.items()}
+    fens = {opening_set.name: opening_set.fens for opening_set in sets}
+    jobs = [(index, pairs[key], fens[key[0]], key) for index, key in plan.shard_games(shard)
+            if index not in saved[key]]
     progress = Progress(len(jobs))
-    print(f"{len(jobs)} games to play, {sum(len(g) for g in saved.values())} saved in {out_dir}", flush=True)
+    where_text = "" if shard.whole else f" (shard {shard} of the {len(plan.games)})"
+    print(f"{len(jobs)} games to play{where_text}, {sum(len(g) for g in saved.values())} saved in {out_dir}",
+          flush=True)
 
     def on_game(game):
         key = game["tag"]
-        saved[key][game["index"]] = saved_game(game)
-        save_pairing(paths[key], configs[key], saved[key])
-        if pgns[key]:
-            with open(pgns[key], "a") as out:
-                out.write(game["pgn"] + "\n\n")
+        signum = killed_from_outside(game)
+        if signum:
+            # The engine was stopped by a signal meant for the whole job (Ctrl-C, a
+            # scheduler's pre-emption): not a result; the game is played again on resume.
+            raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+        with STOP.deferred():
+            own[key][game["index"]] = saved[key][game["index"]] = saved_game(game)
+            save_pairing(own_paths[key], plan.configs[key], own[key])
+            if key in pgns:
+                with open(pgns[key], "a") as out:
+                    out.write(game["pgn"] + "\n\n")
         where = f" [{key[0]}]" if len(sets) > 1 else ""
         print(f"{progress.line()} {key[1]} vs {key[2]}{where} {match.game_line(game)}", flush=True)
 
     match.run_games(args, None, jobs, on_game)
-    return saved
+    # Other shards may have saved games meanwhile.
+    return plan, (plan.load(out_dir) if not shard.whole else saved)
+
+
+# How python-chess names an engine that exited on SIGHUP, SIGINT or SIGTERM: a signal
+# from outside, not a crash of the engine.
+KILLED_PATTERN = re.compile(r"exit code: -(1|2|15)\b")
+
+
+def killed_from_outside(game):
+    """The signal (SIGHUP, SIGINT or SIGTERM) that killed an engine of a crashed game, or None."""
+    if game.get("termination") != "crash" or not game.get("problem"):
+        return None
+    found = KILLED_PATTERN.search(game["problem"])
+    return int(found.group(1)) if found else None
 
 
 def write_reports(args, out_dir, players, opponents, rows, ratings, notes, extra=None):
     output = args.output or os.path.join(out_dir, "gauntlet.md")
     report = markdown(args, players, opponents, rows, ratings, notes, extra)
     data = report_json(args, players, opponents, rows, ratings, notes, extra)
+    # Atomic, with a name of this process's own: two shards that finish together may
+    # both write the (identical) report.
     try:
-        with open(output, "w") as f:
-            f.write(report)
-        with open(os.path.splitext(output)[0] + ".json", "w") as f:
-            json.dump(data, f, indent=1, allow_nan=False)
+        for path, text in ((output, report), (os.path.splitext(output)[0] + ".json",
+                                              json.dumps(data, indent=1, allow_nan=False))):
+            tmp = f"{path}.{os.getpid()}.tmp"
+            with open(tmp, "w") as f:
+                f.write(text)
+            os.replace(tmp, path)
     except OSError as exc:
         fail(f"{output}: {exc.strerror}")
     return report, output
@@ -361,11 +452,34 @@ def main(argv=None):
         sets = opening_sets(args.book)
     except ValueError as exc:
         fail(str(exc))
+    previous = {signum: signal.signal(signum, STOP.handler) for signum in (signal.SIGTERM, signal.SIGINT)}
     try:
-        saved = play_all(args, players, opponents, sets, args.out_dir)
+        if args.report_only:
+            plan = Plan(args, players, opponents, sets)
+            saved = plan.load(args.out_dir)
+        else:
+            plan, saved = play_all(args, players, opponents, sets, args.out_dir)
+    except Terminated:
+        print(f"{PROGRAM}: stopped by SIGTERM; finished games are saved in {args.out_dir}: rerun to resume",
+              file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print(f"{PROGRAM}: interrupted; finished games are saved in {args.out_dir}: rerun to resume", file=sys.stderr)
         return 1
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    missing = plan.missing(saved)
+    if missing:
+        index, key = missing[0]
+        text = (f"{len(missing)} of the {len(plan.games)} games are not saved yet in {args.out_dir} "
+                f"(the first: game {index} of {plan.files[key]})")
+        if args.report_only:
+            fail(f"{text}; run the shards that play them, then --report-only again")
+        # A shard whose games are done while others still play: the last one writes the report.
+        print(f"shard {args.shard} done; {text}: the last shard to finish, or --report-only, writes the report")
+        mine = plan.shard_games(args.shard)
+        return 1 if any(saved[key][index]["problem"] for index, key in mine if index in saved[key]) else 0
     rows = pairing_rows(players, opponents, saved)
     if not any(o.anchor is not None for o in opponents):
         notes.append("no anchored opponent: only head-to-head Elo differences are reported")
@@ -376,6 +490,42 @@ def main(argv=None):
     print(report)
     print(f"report written to {output} and {os.path.splitext(output)[0]}.json")
     return 1 if any(r["failures"] for r in rows) else 0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread: it stops the games as Ctrl-C does, so a
+    scheduler that pre-empts or cancels a task (Slurm's --signal, Kubernetes' grace
+    period) leaves the finished games saved."""
+
+
+class StopSignals:
+    """SIGTERM and SIGINT as exceptions in the main thread (Terminated, KeyboardInterrupt),
+    held back while a finished game is being saved (`deferred`), so that a stop never
+    leaves a game half recorded: its pairing file and its PGN are written, or neither."""
+
+    def __init__(self):
+        self.depth, self.pending = 0, None
+
+    def handler(self, signum, frame):
+        stop = Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+        if self.depth:
+            self.pending = self.pending or stop
+        else:
+            raise stop
+
+    @contextlib.contextmanager
+    def deferred(self):
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+            if not self.depth and self.pending:
+                stop, self.pending = self.pending, None
+                raise stop
+
+
+STOP = StopSignals()
 
 
 if __name__ == "__main__":
