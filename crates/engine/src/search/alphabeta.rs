@@ -7,7 +7,7 @@
 //! cutoffs), and the table store.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Bitboard, Chess, Color, Move, Position};
 
 use super::check::gives_check;
 use super::correction::pawn_key;
@@ -15,7 +15,7 @@ use super::history::{Continuation, PieceTo};
 use super::movepick::is_tactical;
 use super::params::*;
 use super::score::{from_tt, Bound, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
-use super::see::see_ge;
+use super::see::{attacked_by, see_ge};
 use super::tt::{decode_quiet, encode_move, TtEntry};
 use super::worker::{lmr, null_key, tt_cutoff, Worker};
 
@@ -397,7 +397,7 @@ impl Worker<'_, '_> {
     fn search_moves(&mut self, pos: &Chess, mut node: Node) -> Result<(i32, Option<Move>), i32> {
         let ply = node.ply;
         self.td.history.clear_killers(ply + 1);
-        self.td.pickers[ply].refill(
+        self.td.pickers[ply].refill_staged(
             |list| *list = pos.legal_moves(),
             node.tt_move,
             (&self.td.history, node.cont),
@@ -419,7 +419,9 @@ impl Worker<'_, '_> {
         let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
         let mut tacticals: ArrayVec<Move, TACTICALS_REMEMBERED> = ArrayVec::new();
         let mut index = 0usize;
-        while let Some(m) = self.td.pickers[ply].next_move() {
+        // The squares the opponent attacks, once a quiet move's exchange is asked.
+        let mut threats = None;
+        while let Some(m) = self.td.pickers[ply].next_move_staged(&self.td.history) {
             if node.excluded != 0 && encode_move(&m) == node.excluded {
                 continue;
             }
@@ -431,7 +433,7 @@ impl Worker<'_, '_> {
             // The depth the move would get after its late-move reduction: what
             // the pruning of quiet moves below looks at.
             let lmr_depth = (node.depth - 1 - lmr(self.lmr, node.depth, index)).max(0);
-            if self.skip_before_make(pos, &node, &m, (index, lmr_depth), best) {
+            if self.skip_before_make(pos, &node, &m, (index, lmr_depth), best, &mut threats) {
                 continue;
             }
             // Decided on the board: a futile move is never made.
@@ -493,6 +495,7 @@ impl Worker<'_, '_> {
         m: &Move,
         (index, lmr_depth): (usize, i32),
         best: i32,
+        threats: &mut Option<Bitboard>,
     ) -> bool {
         if node.pv_node || node.in_check || best <= -MATE_BOUND {
             return false;
@@ -505,14 +508,16 @@ impl Worker<'_, '_> {
                 LMP_FACTOR
             };
             let late = depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + factor * depth * depth;
-            let losing = lmr_depth <= QUIET_SEE_MAX_DEPTH
-                && !see_ge(
-                    pos.board(),
-                    node.us,
-                    m,
-                    -QUIET_SEE_MARGIN * lmr_depth * lmr_depth,
-                );
-            late || losing || self.history_prunes(node, m)
+            // The exchange last: it costs the most.
+            late || self.history_prunes(node, m) || {
+                let board = pos.board();
+                let margin = -QUIET_SEE_MARGIN * lmr_depth * lmr_depth;
+                lmr_depth <= QUIET_SEE_MAX_DEPTH
+                    && threats
+                        .get_or_insert_with(|| attacked_by(board, !node.us))
+                        .contains(m.to())
+                    && !see_ge(board, node.us, m, margin)
+            }
         } else {
             depth <= SEE_MAX_DEPTH && !see_ge(pos.board(), node.us, m, SEE_MARGIN * depth)
         }

@@ -70,6 +70,22 @@ pub(crate) fn see_ge(board: &Board, us: Color, m: &Move, threshold: i32) -> bool
     result
 }
 
+/// Every square a piece of `color` attacks on `board`. A quiet move to a square
+/// outside this set cannot lose material in the exchange (nothing can take it),
+/// so the search asks SEE about a quiet move only when its square is in it
+/// (computed once per node, not once per move). It misses only a slider that
+/// the moving piece itself uncovers, which leaves such a move unpruned.
+pub(crate) fn attacked_by(board: &Board, color: Color) -> Bitboard {
+    let occupied = board.occupied();
+    let mut attacked = Bitboard::EMPTY;
+    for sq in board.by_color(color) {
+        if let Some(piece) = board.piece_at(sq) {
+            attacked |= attacks::attacks(sq, piece, occupied);
+        }
+    }
+    attacked
+}
+
 fn attackers_to(board: &Board, sq: shakmaty::Square, occupied: Bitboard) -> Bitboard {
     board.attacks_to(sq, Color::White, occupied) | board.attacks_to(sq, Color::Black, occupied)
 }
