@@ -199,21 +199,29 @@ def parse_option_list(text):
 
 def load_book(path):
     """The FENs of an EPD book (one position per line, '#' comments), or the start
-    position for an empty path; ValueError naming the file (and line) otherwise."""
+    position for an empty path; ValueError naming the file and the line's number in
+    the file (comments and blank lines counted) otherwise, for a line that is not a
+    position or not a legal one."""
     require_chess("reading a book")
     if not path:
         return [chess.STARTING_FEN]
     try:
         with open(path) as f:
-            lines = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+            lines = [(number, line.strip()) for number, line in enumerate(f, 1)
+                     if line.strip() and not line.startswith("#")]
     except OSError as exc:
         raise ValueError(f"book {path}: {exc.strerror}") from None
     book = []
-    for number, line in enumerate(lines, 1):
+    for number, line in lines:
         try:
             board, _ = chess.Board.from_epd(line)
         except ValueError as exc:
             raise ValueError(f"book {path} line {number}: {exc}") from None
+        if not board.is_valid():
+            status = board.status()
+            problems = ", ".join(flag.name.replace("_", " ").lower() for flag in chess.Status
+                                 if flag and flag in status)
+            raise ValueError(f"book {path} line {number}: not a legal position ({problems}): '{line}'")
         book.append(board.fen())
     if not book:
         raise ValueError(f"book {path} holds no position")

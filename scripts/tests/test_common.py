@@ -54,8 +54,16 @@ class BookTest(unittest.TestCase):
 
     def test_errors_name_the_file_and_line(self):
         path = self.write("8/8/8/8/8/8/8/8 w - -\nnot a position\n")
-        with self.assertRaisesRegex(ValueError, f"book {path} line 2: "):
+        with self.assertRaises(ValueError) as refused:
             common.load_book(path)
+        self.assertEqual(str(refused.exception), f"book {path} line 1: not a legal position "
+                                                 "(no white king, no black king, empty): '8/8/8/8/8/8/8/8 w - -'")
+        # The line's number in the file: comments and blank lines count.
+        path = self.write("# openings\n\n4k3/8/8/8/8/8/8/4K3 w - -\nnot a position\n")
+        with self.assertRaises(ValueError) as refused:
+            common.load_book(path)
+        self.assertEqual(str(refused.exception), f"book {path} line 4: expected 'w' or 'b' for turn part of fen: "
+                                                 "'not a position'")
         with self.assertRaisesRegex(ValueError, "holds no position"):
             common.load_book(self.write("# nothing\n"))
         with self.assertRaisesRegex(ValueError, "book /nonexistent/book.epd: "):
