@@ -367,7 +367,11 @@ def check_game_arguments(parser, args):
 
 
 def make_parser():
-    parser = argparse.ArgumentParser(prog="python -m nnue_scripts.match", description=first_paragraph(__doc__))
+    parser = argparse.ArgumentParser(
+        prog="python -m nnue_scripts.match", description=first_paragraph(__doc__),
+        epilog="Exit status: 0 when every game finished cleanly, 1 otherwise (a game an engine lost by "
+               "failing, or an engine that failed to start or refused an option before the first game). "
+               "The whole description: python -m pydoc nnue_scripts.match")
     parser.add_argument("--engine", default=common.DEFAULT_ENGINE,
                         help="engine A's binary (default: target/release/nnue)")
     parser.add_argument("--opponent", default=None, help="engine B's binary (default: the same as --engine)")
