@@ -67,32 +67,72 @@ def require_chess(program):
 class InfoStringFilter(logging.Filter):
     """Drops python-chess's warning about an `info string` line outside a search: an
     engine's note, not a problem (ours names its net on isready, as Stockfish does, and
-    start_engine's isready would log one such warning per engine and game)."""
+    start_engine's isready would log one such warning per engine and game; a refusal, `info
+    string error: ...`, is start_engine's error instead)."""
 
     def filter(self, record):
-        return "Unexpected engine output: 'info string " not in record.getMessage()
+        message = record.getMessage()
+        # The line is quoted as Python's repr quotes it: with " when it holds a '.
+        return not any(f"Unexpected engine output: {quote}info string " in message for quote in "'\"")
 
 
 logging.getLogger("chess.engine").addFilter(InfoStringFilter())
 
 
+# How our engine (and any engine following its convention) answers a command it refuses:
+# `info string error: <what>`, after which it keeps its previous state.
+REFUSAL_PREFIX = "info string error:"
+
+
+class OptionsRefused(chess.engine.EngineError if chess else RuntimeError):
+    """The engine refused an option it was given (an `info string error: ...` answer to
+    a setoption, such as a net it could not load): it would play with its previous
+    setting, so whatever it plays does not measure what was asked for."""
+
+
+if chess:
+    class RefusalRecordingUci(chess.engine.UciProtocol):
+        """python-chess's UCI protocol that also keeps every refusal the engine prints
+        (what follows `info string error: `), in `refusals`. Recorded here, for every
+        line, because an answer to setoption arrives while no command of python-chess
+        is running, and such a line reaches no command."""
+
+        def __init__(self):
+            super().__init__()
+            self.refusals = []
+
+        def line_received(self, line):
+            line = line.strip()
+            if line.startswith(REFUSAL_PREFIX):
+                self.refusals.append(line[len(REFUSAL_PREFIX):].strip())
+
+
 def start_engine(command, options=None, protocol="uci", timeout=ENGINE_START_TIMEOUT):
     """Starts an engine (a path, or a list with arguments) speaking `protocol` ("uci",
     or "xboard" for engines such as Phalanx that speak only the older xboard/CECP
-    protocol) and sets its options; returns python-chess's SimpleEngine."""
+    protocol) and sets its options; returns python-chess's SimpleEngine. Raises
+    python-chess's EngineError for an option the engine does not announce and
+    OptionsRefused for one it answers with `info string error: ...`; the engine is
+    stopped either way."""
     require_chess("starting an engine")
     simple = chess.engine.SimpleEngine
-    popen = simple.popen_xboard if protocol == "xboard" else simple.popen_uci
-    engine = popen(command, timeout=timeout)
+    if protocol == "xboard":
+        engine = simple.popen_xboard(command, timeout=timeout)
+    else:
+        engine = simple.popen(RefusalRecordingUci, command, timeout=timeout)
     try:
         if options:
             engine.configure(options)
         # isready / readyok: the engine has acted on its options (loaded an EvalFile net,
         # 50 MB for King-All) before any clock runs. Without it python-chess sends the
         # first isready inside the first move, whose time then includes the loading.
+        # Any refusal of an option comes before readyok.
         engine.ping()
+        refusals = getattr(engine.protocol, "refusals", [])
+        if refusals:
+            raise OptionsRefused("the engine refused: " + "; ".join(refusals))
     except BaseException:
-        engine.quit()
+        quit_engines([engine])
         raise
     return engine
 
@@ -159,21 +199,29 @@ def parse_option_list(text):
 
 def load_book(path):
     """The FENs of an EPD book (one position per line, '#' comments), or the start
-    position for an empty path; ValueError naming the file (and line) otherwise."""
+    position for an empty path; ValueError naming the file and the line's number in
+    the file (comments and blank lines counted) otherwise, for a line that is not a
+    position or not a legal one."""
     require_chess("reading a book")
     if not path:
         return [chess.STARTING_FEN]
     try:
         with open(path) as f:
-            lines = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+            lines = [(number, line.strip()) for number, line in enumerate(f, 1)
+                     if line.strip() and not line.startswith("#")]
     except OSError as exc:
         raise ValueError(f"book {path}: {exc.strerror}") from None
     book = []
-    for number, line in enumerate(lines, 1):
+    for number, line in lines:
         try:
             board, _ = chess.Board.from_epd(line)
         except ValueError as exc:
             raise ValueError(f"book {path} line {number}: {exc}") from None
+        if not board.is_valid():
+            status = board.status()
+            problems = ", ".join(flag.name.replace("_", " ").lower() for flag in chess.Status
+                                 if flag and flag in status)
+            raise ValueError(f"book {path} line {number}: not a legal position ({problems}): '{line}'")
         book.append(board.fen())
     if not book:
         raise ValueError(f"book {path} holds no position")

@@ -23,7 +23,12 @@ longer than the time left loses on time only when it exceeds it by more than
 clock (the rule is Clock's, the same for every engine). Games end by the
 rules (mate, stalemate, repetition, 50 moves, insufficient material) or are adjudicated
 a draw after --max-plies. A time forfeit, an illegal move or a crash loses the game for
-that engine and is reported as a failure.
+that engine, whichever colour it had, and is reported as a failure.
+
+Before the first game each engine is started once with its options: one it does not
+have, or refuses (our engine answers `info string error: ...`, as for an EvalFile it
+cannot load, and would play on with its previous net), stops the match with an error
+naming the engine and the option, and no game is played.
 
 Score adjudication (nnue_scripts.adjudication; both rules off by default): with
 --resign-score CP a game is won by the side that both engines' scores put at least CP
@@ -180,8 +185,14 @@ def play_game(index, args, players, book):
     info = chess.engine.INFO_SCORE if adjudicator.rules.enabled else chess.engine.INFO_NONE
     engines = {}
     result, termination, problem, forfeit, verdict = "*", "normal", None, None, None
+    # The side whose engine is being started or asked for a move: a failure is its loss.
+    acting = chess.WHITE
     try:
-        engines = {chess.WHITE: white.start(), chess.BLACK: black.start()}
+        # One at a time, so that `engines` holds every engine started and the finally
+        # below stops white's even when black's fails to start (a live engine would keep
+        # the interpreter from exiting).
+        for acting, player in ((chess.WHITE, white), (chess.BLACK, black)):
+            engines[acting] = player.start()
         while True:
             outcome = board.outcome(claim_draw=True)
             if outcome:  # the rules first: a mating move ends the game by mate
@@ -193,14 +204,14 @@ def play_game(index, args, players, book):
             if board.ply() - start_ply >= args.max_plies:
                 result, termination = "1/2-1/2", "adjudication"
                 break
-            side = board.turn
+            side = acting = board.turn
             limit, remaining = clock.limit((board.ply() - start_ply) // 2)
             t0 = time.monotonic()
             played = engines[side].play(board, limit, info=info)
             if not clock.charge(side, time.monotonic() - t0, remaining):
                 result, termination = ("0-1" if side == chess.WHITE else "1-0"), "time forfeit"
                 over = -(clock.stats[side]["min_left_ms"] or 0.0)
-                problem = (f"{'white' if side == chess.WHITE else 'black'} lost on time at ply {board.ply()} "
+                problem = (f"{side_name(side)} lost on time at ply {board.ply()} "
                            f"({over:.0f} ms over its clock)")
                 forfeit = "a" if (side == chess.WHITE) == a_is_white else "b"
                 break
@@ -214,9 +225,9 @@ def play_game(index, args, players, book):
             board.push(played.move)
             verdict = adjudicator.update(played.info.get("score"), board.fullmove_number - 1)
     except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError) as exc:
-        side = board.turn
-        result, termination = ("0-1" if side == chess.WHITE else "1-0"), "crash"
-        problem = f"engine failure: {exc!r} at {board.fen()}"
+        result, termination = ("0-1" if acting == chess.WHITE else "1-0"), "crash"
+        failed = white if acting == chess.WHITE else black
+        problem = f"{side_name(acting)} ({failed.name}) engine failure: {exc!r} at {board.fen()}"
     finally:
         common.quit_engines(engines.values())
     return {
@@ -234,6 +245,10 @@ def play_game(index, args, players, book):
         "pgn": make_pgn(board, fen, white.name, black.name, result, termination, index, args,
                         verdict.note if verdict and termination == verdict.termination else None),
     }
+
+
+def side_name(side):
+    return "white" if side == chess.WHITE else "black"
 
 
 def score_for_a(result, a_is_white):
@@ -336,8 +351,9 @@ class Tally:
 def add_game_arguments(parser, event, adjudication_defaults=None):
     """The arguments every game of a match or gauntlet shares: count, clock, book,
     concurrency, and the score adjudication rules (off unless `adjudication_defaults`)."""
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--tc", default="1+0.1", help="base seconds + increment seconds")
+    parser.add_argument("--games", type=int, default=20,
+                        help="games to play, each opening twice with colours swapped (default 20)")
+    parser.add_argument("--tc", default="1+0.1", help="clock: base seconds + increment seconds (default 1+0.1)")
     parser.add_argument("--movestogo", type=int, default=0, help="N moves per base period (0: sudden death)")
     parser.add_argument("--movetime", type=float, default=0.0, help="fixed seconds per move instead of a clock")
     parser.add_argument("--movetime-margin", type=float, default=0.5, help="latency allowed over --movetime")
@@ -348,10 +364,11 @@ def add_game_arguments(parser, event, adjudication_defaults=None):
     parser.add_argument("--nodes", type=int, default=0, help="fixed nodes per move instead of a clock")
     parser.add_argument("--book", default=common.DEFAULT_BOOK, help="EPD openings ('' for the start position)")
     parser.add_argument("--book-seed", type=int, default=0, help="first opening of the book to use")
-    parser.add_argument("--concurrency", type=int, default=2)
-    parser.add_argument("--max-plies", type=int, default=400)
+    parser.add_argument("--concurrency", type=int, default=2, help="games played at once (default 2)")
+    parser.add_argument("--max-plies", type=int, default=400,
+                        help="plies after which a game is adjudicated a draw (default 400)")
     adjudication.add_arguments(parser, adjudication_defaults)
-    parser.add_argument("--event", default=event)
+    parser.add_argument("--event", default=event, help=f"the PGN's Event tag (default '{event}')")
 
 
 def check_game_arguments(parser, args):
@@ -364,21 +381,36 @@ def check_game_arguments(parser, args):
     adjudication.check_arguments(parser, args)
 
 
-def parse_args():
-    parser = argparse.ArgumentParser(prog="python -m nnue_scripts.match", description=__doc__.splitlines()[0])
-    parser.add_argument("--engine", default=common.DEFAULT_ENGINE)
-    parser.add_argument("--opponent", default=None, help="second engine (default: the same)")
-    parser.add_argument("--name-a", default=None)
-    parser.add_argument("--name-b", default=None)
+def make_parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m nnue_scripts.match", description=first_paragraph(__doc__),
+        epilog="Exit status: 0 when every game finished cleanly, 1 otherwise (a game an engine lost by "
+               "failing, or an engine that failed to start or refused an option before the first game). "
+               "The whole description: python -m pydoc nnue_scripts.match")
+    parser.add_argument("--engine", default=common.DEFAULT_ENGINE,
+                        help="engine A's binary (default: target/release/nnue)")
+    parser.add_argument("--opponent", default=None, help="engine B's binary (default: the same as --engine)")
+    parser.add_argument("--name-a", default=None, help="engine A's name in the output and PGN (default A)")
+    parser.add_argument("--name-b", default=None, help="engine B's name in the output and PGN (default B)")
     parser.add_argument("--option", action="append", default=[], help="UCI option Name=Value for both")
     parser.add_argument("--option-a", action="append", default=[], help="UCI option for engine A")
     parser.add_argument("--option-b", action="append", default=[], help="UCI option for engine B")
     add_game_arguments(parser, "nnue match")
     parser.add_argument("--pgn", default=None, help="append the games to this PGN file")
     parser.add_argument("--sprt", default=None, help="elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05)")
-    args = parser.parse_args()
+    return parser
+
+
+def parse_args(argv=None):
+    parser = make_parser()
+    args = parser.parse_args(argv)
     check_game_arguments(parser, args)
     return args
+
+
+def first_paragraph(text):
+    """The first paragraph of a docstring as one line: the --help description."""
+    return " ".join(text.split("\n\n")[0].split())
 
 
 def make_players(args):
@@ -389,6 +421,19 @@ def make_players(args):
     a = Player(args.engine, args.name_a or "A", {**common, **parse_options(args.option_a)})
     b = Player(args.opponent or args.engine, args.name_b or "B", {**common, **parse_options(args.option_b)})
     return a, b
+
+
+def check_players(players):
+    """Starts each player's engine once with its options and stops it; exits with an
+    error naming the player when one fails to start or refuses an option (an unknown
+    name, a value out of range, a net it cannot load), before any game is played, since
+    every game would then be a failure, or worse, played with the engine's previous
+    setting."""
+    for player in players:
+        try:
+            common.quit_engines([player.start()])
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError) as exc:
+            sys.exit(f"match.py: error: engine {player.name} ({player.path}) with options {player.options}: {exc}")
 
 
 def parse_sprt(text):
@@ -438,6 +483,7 @@ def main():
     args = parse_args()
     players = make_players(args)
     book = load_book(args.book)
+    check_players(players)
     tally = Tally(parse_sprt(args.sprt))
     t0 = time.monotonic()
 

@@ -7,8 +7,11 @@ move's score is.
     python fake_engine.py mate         reports that white mates in 5
     python fake_engine.py none         reports no score
 
-Its one option, LoadDelay (milliseconds), makes `setoption` take that long, as loading
-an EvalFile net does.
+    python fake_engine.py crash        exits when asked for a move
+
+Its option LoadDelay (milliseconds) makes `setoption` take that long, as loading an
+EvalFile net does; its option EvalFile refuses every net as our engine refuses a file
+that is not a .nnue: with an `info string error: ...` line, keeping its previous one.
 """
 
 import sys
@@ -54,13 +57,18 @@ def main():
         if not words:
             continue
         if words[0] == "uci":
-            print("id name fake\noption name LoadDelay type spin default 0 min 0 max 10000\nuciok", flush=True)
+            print("id name fake\noption name LoadDelay type spin default 0 min 0 max 10000\n"
+                  "option name EvalFile type string default fake.nnue\nuciok", flush=True)
         elif words[:3] == ["setoption", "name", "LoadDelay"]:
             time.sleep(int(words[4]) / 1000)
+        elif words[:3] == ["setoption", "name", "EvalFile"]:
+            print(f"info string error: setoption: EvalFile '{words[4]}' not loaded, keeping fake.nnue", flush=True)
         elif words[0] == "isready":
             print("readyok", flush=True)
         elif words[0] == "position":
             board = position(words)
+        elif words[0] == "go" and spec == "crash":
+            sys.exit(3)
         elif words[0] == "go":
             move = move_for(board)
             print(f"info depth 1{score_words(spec, board)} pv {move.uci()}\nbestmove {move.uci()}", flush=True)

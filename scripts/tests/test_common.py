@@ -54,8 +54,16 @@ class BookTest(unittest.TestCase):
 
     def test_errors_name_the_file_and_line(self):
         path = self.write("8/8/8/8/8/8/8/8 w - -\nnot a position\n")
-        with self.assertRaisesRegex(ValueError, f"book {path} line 2: "):
+        with self.assertRaises(ValueError) as refused:
             common.load_book(path)
+        self.assertEqual(str(refused.exception), f"book {path} line 1: not a legal position "
+                                                 "(no white king, no black king, empty): '8/8/8/8/8/8/8/8 w - -'")
+        # The line's number in the file: comments and blank lines count.
+        path = self.write("# openings\n\n4k3/8/8/8/8/8/8/4K3 w - -\nnot a position\n")
+        with self.assertRaises(ValueError) as refused:
+            common.load_book(path)
+        self.assertEqual(str(refused.exception), f"book {path} line 4: expected 'w' or 'b' for turn part of fen: "
+                                                 "'not a position'")
         with self.assertRaisesRegex(ValueError, "holds no position"):
             common.load_book(self.write("# nothing\n"))
         with self.assertRaisesRegex(ValueError, "book /nonexistent/book.epd: "):
@@ -91,6 +99,19 @@ class StartEngineTest(unittest.TestCase):
         with self.assertRaises(common.chess.engine.EngineError):
             common.start_engine(common.DEFAULT_ENGINE, {"No Such Option": "1"})
 
+    def test_a_net_the_engine_refuses_is_an_error(self):
+        # The engine answers `info string error: ...` and would play on with its default net.
+        with tempfile.TemporaryDirectory() as folder:
+            fake = os.path.join(folder, "fake.nnue")
+            with open(fake, "w") as out:
+                out.write("x\n")
+            with self.assertRaises(common.OptionsRefused) as refused:
+                common.start_engine(common.DEFAULT_ENGINE, {"EvalFile": fake})
+        refusal = str(refused.exception)
+        self.assertTrue(refusal.startswith(f"the engine refused: setoption: EvalFile '{fake}' not loaded, keeping "),
+                        refusal)
+        self.assertIn("not a .nnue file", refusal)
+
 
 class EngineWarnings(unittest.TestCase):
     def record(self, line):
@@ -100,6 +121,7 @@ class EngineWarnings(unittest.TestCase):
     def test_info_strings_are_dropped_and_other_lines_kept(self):
         notes = common.InfoStringFilter()
         self.assertFalse(notes.filter(self.record("info string NNUE evaluation using nets/All.nnue enabled")))
+        self.assertFalse(notes.filter(self.record("info string error: setoption: EvalFile 'x' not loaded")))
         self.assertTrue(notes.filter(self.record("bestmove e2e4 ponder e7e5 junk")))
 
 

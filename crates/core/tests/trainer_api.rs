@@ -200,7 +200,7 @@ fn architecture_errors_are_typed() {
     let err = random_network(&Architecture::new("All", 0, &[]).unwrap(), 1).unwrap_err();
     assert!(
         err.to_string()
-            .contains("transformer width 0 is not in 1..=65536"),
+            .contains("transformer width 0 is out of range (1 to 65536)"),
         "{err}"
     );
 }

@@ -68,8 +68,9 @@ impl fmt::Display for BenchReport {
         )?;
         writeln!(
             f,
-            "fast decode, {} threads: {:>12.0} records/s",
-            self.threads, self.fast_all_threads
+            "fast decode, {}: {:>12.0} records/s",
+            nnue_core::cli::words::count(self.threads as u64, "thread"),
+            self.fast_all_threads
         )?;
         writeln!(
             f,

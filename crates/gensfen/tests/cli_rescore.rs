@@ -162,7 +162,7 @@ fn bad_arguments_are_usage_errors_and_write_nothing() {
         (code, msg.as_str()),
         (
             2,
-            "invalid value '101' for '--depth <DEPTH>': 101 is not in 0..=100 \
+            "invalid value '101' for '--depth <DEPTH>': 101 is out of range (0 to 100) \
              (see nnue-gen-sfen --help)"
         )
     );

@@ -68,8 +68,10 @@ pub enum LearnError {
     /// The run diverged; nothing of the diverged weights was saved.
     #[error("training diverged: {0}; stopped without saving these weights (files saved before are kept)")]
     Diverged(#[from] DivergenceError),
-    /// Training stopped early (Ctrl-C, SIGTERM, the testing hook).
-    #[error("interrupted: {}", match saved_in {
+    /// Training stopped early (Ctrl-C, SIGTERM, the testing hook): not an
+    /// error, the run did what was asked; `main` prints it as a stop, with the
+    /// signal, and exits 130 or 143.
+    #[error("{}", match saved_in {
         Some(dir) => format!("checkpoint saved in {}; continue with --resume", dir.display()),
         None => "no --checkpoint-dir, nothing saved to resume from".to_string(),
     })]

@@ -20,12 +20,11 @@ fn main() -> ExitCode {
     let signal = StopSignal::install();
     match nnue_learner::run(cli.command, signal.flag()) {
         Ok(text) => PROGRAM.report(&text),
-        Err(e) => {
-            let code = match (&e, signal.exit_status()) {
-                (LearnError::Interrupted { .. }, Some(status)) => status,
-                _ => e.exit_code(),
-            };
-            PROGRAM.fail(&e.to_string(), code)
+        // A stop is what Ctrl-C or a scheduler asked for: said as such, not as an error.
+        Err(e @ LearnError::Interrupted { .. }) => {
+            let code = signal.exit_status().unwrap_or(e.exit_code());
+            PROGRAM.stopped(&e.to_string(), code)
         }
+        Err(e) => PROGRAM.fail(&e.to_string(), e.exit_code()),
     }
 }

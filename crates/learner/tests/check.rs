@@ -56,7 +56,7 @@ fn bad_check_arguments_are_one_clear_line() {
     assert!(!ok && code == 2, "{stderr}");
     assert!(
         stderr.starts_with(
-            "nnue-learn: error: invalid value '0' for '--count <COUNT>': 0 is not in 1..9223372036854775807 (see nnue-learn --help)\n"
+            "nnue-learn: error: invalid value '0' for '--count <COUNT>': 0 is out of range (at least 1) (see nnue-learn --help)\n"
         ),
         "{stderr}"
     );

@@ -149,7 +149,8 @@ fn bad_binpack_plain_and_paths_are_one_clear_line() {
     let other = dir.join("games.txt");
     std::fs::write(&other, b"").unwrap();
     let o = other.to_str().unwrap();
-    fails(&out, &["--train", o], 1, &[o, "unsupported extension"]);
+    // Refused as a usage error before training starts (status 2).
+    fails(&out, &["--train", o], 2, &[o, "unsupported extension"]);
 }
 
 /// A usage error: the options after `--train SAMPLE` and the texts its line holds.

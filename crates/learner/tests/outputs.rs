@@ -39,14 +39,17 @@ fn an_input_is_never_an_output_even_with_force() {
     std::fs::copy(common::sample_bin(), &victim).unwrap();
     let before = std::fs::read(&victim).unwrap();
     let v = text(&victim);
-    let line = format!("{v}: the output is also an input ({v}); refusing to overwrite it");
+    // A net is never written under a data extension, so the data is safe twice.
+    let line = format!(
+        "{v}: --output-net must name a .nnue file (the trainer writes a net, not training data)"
+    );
     refused(train(&["--train", v, "--output-net", v, "--force"]), &line);
     refused(
         train(&["--validation", v, "--output-net", v, "--force"]),
         &line,
     );
-    // Side files too: the CSV named after the data.
-    let csv = dir.join("victim.csv");
+    // Side files too: a CSV named as the validation data.
+    let csv = dir.join("held-out.bin");
     std::fs::copy(common::sample_bin(), &csv).unwrap();
     let c = text(&csv);
     let out = dir.join("out.nnue");

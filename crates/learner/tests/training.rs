@@ -67,7 +67,7 @@ fn resume_after_interruption_equals_an_uninterrupted_run() {
     // Stopped as Ctrl-C stops it: exit status 130.
     assert!(!ok && code == 130, "{err}");
     assert!(
-        err.starts_with("nnue-learn: error: interrupted: checkpoint saved in"),
+        err.starts_with("nnue-learn: stopped by Ctrl-C (SIGINT): checkpoint saved in"),
         "{err}"
     );
     let (ok, _, _, err) = stop.arg("--resume").learn();
@@ -235,7 +235,7 @@ fn mirror_is_reproducible_across_threads_and_resume() {
         "b",
         &["--mirror", "--threads", "2", "--stop-after-batches", "5"],
     );
-    assert!(!ok && err.contains("interrupted"), "{err}");
+    assert!(!ok && err.contains("stopped by Ctrl-C (SIGINT)"), "{err}");
     let (ok, err, net_b, ckpt_b) = run("b", &["--mirror", "--threads", "2", "--resume"]);
     assert!(ok, "{err}");
     let read = |p: &Path| std::fs::read(p).unwrap();

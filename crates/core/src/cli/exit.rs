@@ -13,3 +13,13 @@ pub const USAGE: u8 = 2;
 pub const INTERRUPTED: u8 = 130;
 /// Stopped by SIGTERM (a scheduler's pre-emption) after saving what it had (128 + 15).
 pub const TERMINATED: u8 = 143;
+
+/// What stopped a job that exits with `status`, for its last line: the signal
+/// ("Ctrl-C (SIGINT)", "SIGTERM"), or `None` for any other status.
+pub fn stopped_by(status: u8) -> Option<&'static str> {
+    match status {
+        INTERRUPTED => Some("Ctrl-C (SIGINT)"),
+        TERMINATED => Some("SIGTERM"),
+        _ => None,
+    }
+}

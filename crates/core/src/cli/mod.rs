@@ -7,6 +7,7 @@
 pub mod exit;
 mod program;
 mod stop;
+pub mod words;
 
 pub use program::Program;
 pub use stop::StopSignal;

@@ -21,6 +21,20 @@ impl Program {
         ExitCode::from(code)
     }
 
+    /// A job that stopped early as asked (a signal) after saving what it had:
+    /// `<program>: stopped by <signal>: <message>` on standard error, not an
+    /// error line, and `code` (130 or 143).
+    pub fn stopped(self, message: &str, code: u8) -> ExitCode {
+        let by = exit::stopped_by(code).map_or(String::new(), |s| format!(" by {s}"));
+        let message = message.trim_end().replace('\n', " ");
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{}: stopped{by}: {message}",
+            self.0
+        );
+        ExitCode::from(code)
+    }
+
     /// Prints a command's report on standard output. A closed pipe is
     /// success; any other write failure is an error.
     pub fn report(self, text: &str) -> ExitCode {
@@ -72,7 +86,7 @@ pub(crate) fn usage_line(error: &clap::Error) -> String {
         }
     }
     let line = parts.join(" ");
-    line.strip_prefix("error: ").unwrap_or(&line).to_owned()
+    super::words::humanize_ranges(line.strip_prefix("error: ").unwrap_or(&line))
 }
 
 #[cfg(test)]
@@ -96,7 +110,7 @@ mod tests {
         let line = usage_line(&parse(&["prog", "--depth", "0"]));
         assert!(!line.contains('\n'), "{line}");
         assert!(line.contains("--depth"), "{line}");
-        assert!(line.contains("1..=100"), "{line}");
+        assert!(line.ends_with("0 is out of range (1 to 100)"), "{line}");
         assert!(!line.starts_with("error:"), "{line}");
     }
 

@@ -56,10 +56,10 @@ pub enum ArchitectureError {
         stated: usize,
     },
     /// The transformer width is zero or too large for the file's types.
-    #[error("transformer width {0} is not in 1..={MAX_WIDTH}")]
+    #[error("transformer width {0} is out of range (1 to {MAX_WIDTH})")]
     TransformerWidth(usize),
     /// A hidden layer width is zero or too large.
-    #[error("hidden layer width {0} is not in 1..={MAX_WIDTH}")]
+    #[error("hidden layer width {0} is out of range (1 to {MAX_WIDTH})")]
     HiddenWidth(usize),
     /// More hidden layers than the reader accepts.
     #[error("{0} hidden layers (at most {MAX_HIDDEN_LAYERS})")]

@@ -10,6 +10,7 @@
 
 pub mod adjudicate;
 pub mod book;
+pub mod continuation;
 pub mod dedup;
 pub mod game;
 pub mod opening;
@@ -33,6 +34,7 @@ use crate::error::Error;
 use crate::progress::Progress;
 use crate::rng::{worker_seed, GenRng};
 use book::Book;
+use continuation::Continuation;
 use dedup::Dedup;
 use game::{Game, GameEnd, Player};
 use opening::{Opening, OpeningChecker};
@@ -64,7 +66,7 @@ pub fn generate(args: &GenerateArgs, stop: &AtomicBool) -> Result<Summary, Error
     let clock_seed = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    let config = args.resolve(clock_seed)?;
+    let mut config = args.resolve(clock_seed)?;
     // Everything that can fail on bad input fails before the output is
     // touched. The book and the net are inputs no output may overwrite.
     let check =
@@ -72,6 +74,11 @@ pub fn generate(args: &GenerateArgs, stop: &AtomicBool) -> Result<Summary, Error
     check_outputs(&check, &config.output, config.save_every, config.count)?;
     // The format by extension (after the rule, which names a directory as such).
     crate::format::Format::from_path(&config.output)?;
+    // Continuing a file: new games, not the ones its earlier runs played.
+    let continuation = Continuation::of(&config)?;
+    if let Some(continued) = continuation {
+        config.seed = continued.seed;
+    }
     let book = config
         .book
         .as_deref()
@@ -95,7 +102,9 @@ pub fn generate(args: &GenerateArgs, stop: &AtomicBool) -> Result<Summary, Error
         )?),
         None => open_sink(&config.output, config.output_mode)?,
     };
-    play(&config, book.as_ref(), searchers, sink, stop)
+    let mut summary = play(&config, book.as_ref(), searchers, sink, stop)?;
+    summary.continuation = continuation;
+    Ok(summary)
 }
 
 fn new_searcher(config: &GenConfig, eval: &EvalKind) -> Result<Searcher, Error> {

@@ -193,6 +193,8 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub book: Option<PathBuf>,
     /// Seed: a number or any text (hashed). Default: from the clock (printed).
+    /// With --append to a file that holds data, the games come from this seed
+    /// mixed with the file's length, so a continued run never replays its games.
     #[arg(long)]
     pub seed: Option<String>,
     /// Transposition table per worker, MiB.
@@ -231,7 +233,7 @@ pub struct GenerateArgs {
     /// This job is shard I of N (0-based): seeds disjoint from the other shards'.
     #[arg(long)]
     pub shard: Option<Shard>,
-    /// Append to an existing output file.
+    /// Append to an existing output file, with new games (see --seed).
     #[arg(long, conflicts_with = "force")]
     pub append: bool,
     /// Replace an existing output file (never the book or the net).

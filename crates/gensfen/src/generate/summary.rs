@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use nnue_core::packed::GameResult;
 
+use super::continuation::Continuation;
 use super::game::{Game, GameEnd};
 use super::opening;
 
@@ -14,7 +15,11 @@ use super::opening;
 #[derive(Debug, Default, Clone)]
 pub struct Summary {
     pub output: PathBuf,
+    /// The seed the games came from.
     pub seed: u64,
+    /// Set when the run appended to data already in its file: the games came
+    /// from a seed mixed from `--seed` and the file's length.
+    pub continuation: Option<Continuation>,
     /// Games that ended by the rules or adjudication.
     pub games: u64,
     pub white_wins: u64,
@@ -101,7 +106,14 @@ impl fmt::Display for Summary {
                 opening::OPENING_ATTEMPTS_MAX
             )?;
         }
-        write!(f, "seed: {}", self.seed)
+        match self.continuation {
+            Some(c) => write!(
+                f,
+                "seed: {} (continuing {} bytes already in the file: games from seed {})",
+                c.given, c.bytes, self.seed
+            ),
+            None => write!(f, "seed: {}", self.seed),
+        }
     }
 }
 

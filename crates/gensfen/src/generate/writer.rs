@@ -37,7 +37,7 @@ impl RecordSink for DataSink {
 
 /// Most `--save-every` parts checked up front (a run this long checks the later
 /// parts when it opens them).
-const PARTS_CHECKED: u64 = 10_000;
+pub(crate) const PARTS_CHECKED: u64 = 10_000;
 
 /// The output rule for every file a run writes, before any game is played:
 /// `base` alone, or with `--save-every every` each part a run of `count`

@@ -226,13 +226,13 @@ pub fn run(args: &BenchArgs) -> Result<String, LearnError> {
     let hidden: Vec<String> = shape.arch.hidden.iter().map(usize::to_string).collect();
     let options = shape.arch.options_suffix();
     Ok(format!(
-        "{} {}->{}x2-{}{options} batch {} on {} threads ({:?}): {} positions, {:.0} positions/s pipelined (one after the other: data {:.2} s, step {:.2} s){cpu}",
+        "{} {}->{}x2-{}{options} batch {} on {} ({:?}): {} positions, {:.0} positions/s pipelined (one after the other: data {:.2} s, step {:.2} s){cpu}",
         args.shape.feature_set,
         shape.inputs(),
         shape.half(),
         hidden.join("-"),
         args.batch_size,
-        pool.current_num_threads(),
+        nnue_core::cli::words::count(pool.current_num_threads() as u64, "thread"),
         crate::model::kernels::Simd::detect(),
         r.positions,
         r.positions_per_second(),

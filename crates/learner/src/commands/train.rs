@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use clap::Args;
+use nnue_core::cli::words::count;
 
 use super::shape::ShapeArgs;
 use crate::data::Filter;
@@ -212,9 +213,15 @@ pub struct TrainArgs {
     /// file is never overwritten.
     #[arg(long)]
     pub force: bool,
-    /// Save a net and a checkpoint every N epochs.
+    /// Save a net (epoch-E.nnue) and a checkpoint in --checkpoint-dir every N
+    /// epochs.
     #[arg(long, default_value_t = 1, value_parser = super::at_least::<u64>(1))]
     pub save_every: u64,
+    /// Keep the epoch-E.nnue of every N-th epoch in --checkpoint-dir; by
+    /// default (0) only the latest is kept, the others are removed as it is
+    /// saved.
+    #[arg(long, default_value_t = 0, value_parser = super::at_least::<u64>(0))]
+    pub keep_epoch_nets: u64,
     /// Print nodchip's loss figures every N positions.
     #[arg(long, alias = "loss_output_interval", default_value_t = defaults::LOSS_OUTPUT_INTERVAL, value_parser = super::at_least::<u64>(1))]
     pub loss_output_interval: u64,
@@ -230,9 +237,13 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = crate::train::divergence::DEFAULT_PATIENCE,
           value_parser = super::at_least::<u32>(1))]
     pub divergence_patience: u32,
-    /// No progress bar.
+    /// No progress bar (or, when standard error is not a terminal, no progress
+    /// line every 30 s).
     #[arg(short, long, alias = "no-progress")]
     pub quiet: bool,
+    /// Testing: the plain progress lines' interval, in milliseconds.
+    #[arg(long, hide = true)]
+    pub progress_every_ms: Option<u64>,
     /// Testing: stop as if interrupted after N batches.
     #[arg(long, hide = true)]
     pub stop_after_batches: Option<u64>,
@@ -311,8 +322,12 @@ fn apply_run_options(c: &mut TrainConfig, args: &TrainArgs) {
     c.resume = args.resume;
     c.force = args.force;
     c.save_every = args.save_every;
+    c.keep_epoch_nets = args.keep_epoch_nets;
     c.loss_output_interval = args.loss_output_interval;
     c.progress = !args.quiet;
+    if let Some(ms) = args.progress_every_ms {
+        c.progress_every = std::time::Duration::from_millis(ms);
+    }
     c.divergence_patience = args.divergence_patience;
     c.stop_after_batches = args.stop_after_batches;
 }
@@ -354,14 +369,14 @@ pub fn run(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
     crate::train::outputs::prepare_outputs(&config)?;
     let pool = super::thread_pool(args.threads)?;
     println!(
-        "training {} on {} ({} threads)",
+        "training {} on {} ({})",
         config.shape.fingerprint(),
         args.train
             .iter()
             .map(|p| p.display().to_string())
             .collect::<Vec<_>>()
             .join(", "),
-        pool.current_num_threads()
+        count(pool.current_num_threads() as u64, "thread")
     );
     let outcome = pool.install(|| train(&config, stop, &mut std::io::stdout()))?;
     Ok(format!(

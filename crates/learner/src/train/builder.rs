@@ -205,6 +205,7 @@ impl TrainConfigBuilder {
         config.csv = self.csv.unwrap_or_else(|| net.with_extension("csv"));
         config.plot = self.plot.unwrap_or_else(|| net.with_extension("png"));
         config.check()?;
+        super::file_names::check_file_names(&config)?;
         Ok(config)
     }
 }
@@ -245,10 +246,12 @@ fn defaults_for(shape: ModelShape) -> TrainConfig {
         resume: false,
         force: false,
         save_every: 1,
+        keep_epoch_nets: 0,
         loss_output_interval: defaults::LOSS_OUTPUT_INTERVAL,
         csv: PathBuf::new(),
         plot: PathBuf::new(),
         progress: true,
+        progress_every: super::progress::LOG_EVERY,
         divergence_patience: DEFAULT_PATIENCE,
         stop_after_batches: None,
     }

@@ -55,6 +55,9 @@ pub struct TrainConfig {
     pub force: bool,
     /// Save a net and a checkpoint every this many epochs.
     pub save_every: u64,
+    /// Keep the per-epoch net of every this many epochs; 0 keeps only the
+    /// latest (`--keep-epoch-nets`).
+    pub keep_epoch_nets: u64,
     /// Print nodchip's figures every this many positions.
     pub loss_output_interval: u64,
     pub csv: PathBuf,
@@ -62,8 +65,9 @@ pub struct TrainConfig {
     /// Validation reports in a row above the starting loss that stop the run
     /// as diverged (see [`super::divergence`]).
     pub divergence_patience: u32,
-    /// Show the progress bar.
+    /// Show the progress: a bar on a terminal, else a line every `progress_every`.
     pub progress: bool,
+    pub progress_every: std::time::Duration,
     /// Stop (as if interrupted) after this many batches of this invocation; for
     /// testing `--resume`.
     pub stop_after_batches: Option<u64>,

@@ -5,10 +5,12 @@ pub mod batches;
 pub mod builder;
 pub mod config;
 pub mod divergence;
+pub mod file_names;
 mod mask_sum;
 pub mod masked;
 pub mod outputs;
 pub mod plot;
+pub mod progress;
 pub mod report;
 pub mod settings;
 pub mod setup;
@@ -21,8 +23,6 @@ use std::borrow::Cow;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 pub use builder::TrainConfigBuilder;
 pub use config::{TrainConfig, ValidationSource};
@@ -38,6 +38,7 @@ use crate::model::Model;
 use crate::optim::Verdict;
 use divergence::Divergence;
 use history::EpochRow;
+use progress::Progress;
 use report::Report;
 use setup::Run;
 use step::Workspace;
@@ -70,7 +71,12 @@ pub fn train(
     let mut ctx = LoopContext {
         stop,
         out,
-        bar: progress_bar(config, run.state.positions),
+        bar: Progress::new(
+            config.epochs * config.epoch_size,
+            run.state.positions,
+            config.progress,
+            config.progress_every,
+        ),
         learn: LearnFigures::default(),
         ws: Workspace::default(),
         batches: 0,
@@ -120,7 +126,7 @@ pub fn train(
 struct LoopContext<'a> {
     stop: &'a AtomicBool,
     out: &'a mut dyn Write,
-    bar: ProgressBar,
+    bar: Progress,
     learn: LearnFigures,
     ws: Workspace,
     /// Batches trained by this invocation.
@@ -244,24 +250,6 @@ fn stdout_error(e: std::io::Error) -> LearnError {
     LearnError::io("<stdout>", "cannot write the report", e)
 }
 
-fn progress_bar(config: &TrainConfig, done: u64) -> ProgressBar {
-    let total = config.epochs * config.epoch_size;
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if !config.progress {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {human_pos}/{human_len} positions, {per_sec}, ETA {eta}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_position(done);
-    // A resumed run's rate and ETA count from now, not from position 0.
-    bar.reset_eta();
-    bar
-}
-
 /// Training figures since the last report.
 #[derive(Default)]
 struct LearnFigures {
@@ -376,6 +364,7 @@ impl Run<'_> {
             let epoch = self.state.schedule.epoch;
             write_atomic(dir.join(outputs::epoch_net_name(epoch)), &bytes)?;
             self.checkpoint().save(dir)?;
+            outputs::remove_older_epoch_nets(self.config, dir, epoch)?;
         }
         if final_net || self.config.checkpoint_dir.is_none() {
             write_atomic(&self.config.output_net, &bytes)?;

@@ -71,6 +71,28 @@ fn same_dir(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Removes the per-epoch nets in `dir` older than `latest` that the run may
+/// have written (see [`may_save`]), except every `--keep-epoch-nets`-th: by
+/// default a run keeps one epoch net, not one per epoch (60 files for 60
+/// epochs). Called once the net of `latest` and its checkpoint are saved, so a
+/// run killed at any point still has a net and a checkpoint to resume from.
+pub fn remove_older_epoch_nets(
+    config: &TrainConfig,
+    dir: &Path,
+    latest: u64,
+) -> Result<(), LearnError> {
+    let kept =
+        |epoch: u64| config.keep_epoch_nets > 0 && epoch.is_multiple_of(config.keep_epoch_nets);
+    for path in epoch_nets(config, dir)? {
+        let epoch = path.file_name().and_then(epoch_of);
+        if epoch.is_some_and(|e| e < latest && !kept(e)) {
+            std::fs::remove_file(&path)
+                .map_err(|e| LearnError::io(&path, "cannot remove an older epoch net", e))?;
+        }
+    }
+    Ok(())
+}
+
 /// The file name of the net saved after `epoch`.
 pub fn epoch_net_name(epoch: u64) -> String {
     format!("epoch-{epoch}.nnue")

@@ -58,41 +58,79 @@ fn name<T: clap::ValueEnum>(value: T) -> String {
         .map_or_else(String::new, |v| v.get_name().to_string())
 }
 
+/// One setting: the option as spelled on the command line, and its value.
+type Pair = (&'static str, String);
+
 /// The settings of `config` as `(option, value)` pairs, options spelled as on
-/// the command line.
+/// the command line, in a fixed order: data, model, batches, optimizer,
+/// schedule, loss, filters and the rest.
 pub fn settings_of(config: &TrainConfig) -> Settings {
-    let (o, s, l, f) = (
-        &config.optimizer,
-        &config.schedule,
-        &config.loss,
-        &config.filter,
-    );
-    let arch = &config.shape.arch;
+    let mut pairs = data_settings(config);
+    pairs.extend(model_settings(config));
+    pairs.extend([
+        ("--epoch-size", config.epoch_size.to_string()),
+        ("--batch-size", config.batch_size.to_string()),
+    ]);
+    pairs.extend(optimizer_settings(config));
+    pairs.extend(schedule_settings(&config.schedule));
+    pairs.extend(loss_settings(config));
+    pairs.extend(filter_settings(config));
+    // A cosine's curve depends on the run's length, so a cosine run is only
+    // continued with the same --epochs.
+    if config.schedule.curve == LrSchedule::Cosine {
+        pairs.push(("--epochs", config.epochs.to_string()));
+    }
+    pairs
+        .into_iter()
+        .map(|(option, value)| (option.to_string(), value))
+        .collect()
+}
+
+/// The data read: training files, validation and how much of it is used.
+fn data_settings(config: &TrainConfig) -> Vec<Pair> {
     let validation = match &config.validation {
         ValidationSource::Files(paths) => ("--validation", files(paths)),
         ValidationSource::HeldOut(fraction) => ("--validation-fraction", fraction.to_string()),
     };
-    let mut pairs: Vec<(&str, String)> = vec![
+    vec![
         ("--train", files(&config.train)),
         validation,
         ("--validation-count", config.validation_count.to_string()),
         ("--accuracy-count", config.accuracy_count.to_string()),
+    ]
+}
+
+/// The model's shape.
+fn model_settings(config: &TrainConfig) -> Vec<Pair> {
+    let arch = &config.shape.arch;
+    vec![
         ("--feature-set", arch.feature_set.clone()),
         ("--ft-size", arch.half_dims.to_string()),
         ("--hidden", list(&arch.hidden)),
         ("--factorize", config.shape.factorizer.is_some().to_string()),
         ("--activation", arch.activation.to_string()),
         ("--output-buckets", arch.output_buckets.to_string()),
-        ("--epoch-size", config.epoch_size.to_string()),
-        ("--batch-size", config.batch_size.to_string()),
+    ]
+}
+
+/// The optimizer and its rate.
+fn optimizer_settings(config: &TrainConfig) -> Vec<Pair> {
+    let o = &config.optimizer;
+    vec![
         ("--optimizer", name(o.kind)),
-        ("--lr", s.lr.to_string()),
+        ("--lr", config.schedule.lr.to_string()),
         ("--beta1", o.beta1.to_string()),
         ("--beta2", o.beta2.to_string()),
         ("--eps", o.eps.to_string()),
         ("--weight-decay", o.weight_decay.to_string()),
         ("--momentum", o.momentum.to_string()),
         ("--max-grad", o.max_grad.to_string()),
+    ]
+}
+
+/// How the rate changes over the run.
+fn schedule_settings(s: &Schedule) -> Vec<Pair> {
+    vec![
         ("--lr-decay", s.decay.to_string()),
         ("--lr-steps", list(&s.steps)),
         ("--lr-step-gamma", s.step_gamma.to_string()),
@@ -101,6 +139,13 @@ pub fn settings_of(config: &TrainConfig) -> Settings {
         ("--lr-schedule", name(s.curve)),
         ("--lr-final", final_lr(s)),
         ("--lr-warmup-batches", s.warmup_batches.to_string()),
+    ]
+}
+
+/// The loss and its parameters.
+fn loss_settings(config: &TrainConfig) -> Vec<Pair> {
+    let l = &config.loss;
+    vec![
         ("--loss", name(l.kind)),
         (
             "--winning-probability-coefficient",
@@ -116,6 +161,13 @@ pub fn settings_of(config: &TrainConfig) -> Settings {
         ("--in-scaling", l.power.in_scaling.to_string()),
         ("--out-scaling", l.power.out_scaling.to_string()),
         ("--pow-exp", l.power.exponent.to_string()),
+    ]
+}
+
+/// Which positions are trained on and how, and the seed.
+fn filter_settings(config: &TrainConfig) -> Vec<Pair> {
+    let f = &config.filter;
+    vec![
         ("--smart-fen-skipping", f.smart_fen_skipping.to_string()),
         ("--random-fen-skipping", f.random_fen_skipping.to_string()),
         ("--early-fen-skipping", f.early_fen_skipping.to_string()),
@@ -136,16 +188,7 @@ pub fn settings_of(config: &TrainConfig) -> Settings {
         ("--shuffle-buffer", config.shuffle_buffer.to_string()),
         ("--skip-invalid", config.skip_invalid.to_string()),
         ("--seed", config.seed.to_string()),
-    ];
-    // A cosine's curve depends on the run's length, so a cosine run is only
-    // continued with the same --epochs.
-    if s.curve == LrSchedule::Cosine {
-        pairs.push(("--epochs", config.epochs.to_string()));
-    }
-    pairs
-        .into_iter()
-        .map(|(option, value)| (option.to_string(), value))
-        .collect()
+    ]
 }
 
 /// The value a checkpoint that predates `option` ran with.

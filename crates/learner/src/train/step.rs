@@ -120,49 +120,17 @@ pub fn train_step(
         triplet_figures(loss.params, &values, &batch.targets)
     });
     pass.given = pqr.as_ref().map(|(_, grads)| grads.as_slice());
-    // The fused pass of a net without hidden layers keeps ClippedReLU's masks
-    // (one byte per element); SCReLU's gradients take the general path.
-    // So do material buckets (one output layer of the eight per sample).
-    let arch = &model.shape.arch;
-    let fused =
-        dense.len() == 1 && arch.activation == Activation::ClippedRelu && arch.output_buckets == 1;
+    let fused = is_fused(model, &dense);
     let layout = mask_layout(width / 2, n);
     let rows = model.shape.rows();
     let (masks, dys, acc) = (&mut ws.masks, &mut ws.dys, &mut ws.acc);
     // The batch's entries are grouped by row while the dense pass runs: the
     // grouping needs only the batch.
     let (grads, ()) = rayon::join(
-        || -> Vec<ChunkGrad> {
-            if fused {
-                masks.resize(layout.total_words(), 0);
-                dys.resize(n, 0.0);
-                masks
-                    .par_chunks_mut(layout.chunk_words())
-                    .zip(dys.par_chunks_mut(CHUNK))
-                    .enumerate()
-                    .map(|(c, (masks, dys))| pass.single_chunk(c * CHUNK, masks, dys))
-                    .collect()
-            } else {
-                acc.resize(n * width, 0.0);
-                acc.par_chunks_mut(CHUNK * width)
-                    .enumerate()
-                    .map(|(c, acc)| pass.chunk(c * CHUNK, acc))
-                    .collect()
-            }
-        },
+        || pass.chunks(fused, layout, ChunkBuffers { masks, dys, acc }),
         || super::sparse::group_entries(batch, rows, fused, &mut ws.rows),
     );
-    let mut total = grads
-        .into_iter()
-        .reduce(|mut a, b| {
-            for (x, y) in a.dense.iter_mut().zip(&b.dense) {
-                x.add_assign(y);
-            }
-            add(&mut a.ft_b, &b.ft_b);
-            a.figures.add(&b.figures);
-            a
-        })
-        .unwrap_or_else(|| unreachable!("a non-empty batch has a chunk"));
+    let mut total = sum_chunks(grads);
     // The output weights the masks' gradients were taken with (rounded ones
     // with `--quantization-aware`), owned: the model is updated next.
     let output_weights = fused.then(|| dense[0].wt.clone());
@@ -183,6 +151,39 @@ pub fn train_step(
     super::sparse::update_transformer_rows(model, slots, opt, &mut ws.rows, source, step);
     update_dense(model, slots, opt, &mut total, step);
     total.figures
+}
+
+/// Whether the batch takes the fused pass of a net without hidden layers, which
+/// keeps ClippedReLU's masks (one bit per element) instead of the accumulators'
+/// gradients. SCReLU's gradients take the general path; so do material buckets
+/// (one output layer of the eight per sample).
+fn is_fused(model: &Model, dense: &[Dense]) -> bool {
+    let arch = &model.shape.arch;
+    dense.len() == 1 && arch.activation == Activation::ClippedRelu && arch.output_buckets == 1
+}
+
+/// The chunks' gradients summed in chunk order (the order is fixed, so the sum
+/// does not depend on `--threads`).
+fn sum_chunks(grads: Vec<ChunkGrad>) -> ChunkGrad {
+    grads
+        .into_iter()
+        .reduce(|mut a, b| {
+            for (x, y) in a.dense.iter_mut().zip(&b.dense) {
+                x.add_assign(y);
+            }
+            add(&mut a.ft_b, &b.ft_b);
+            a.figures.add(&b.figures);
+            a
+        })
+        .unwrap_or_else(|| unreachable!("a non-empty batch has a chunk"))
+}
+
+/// The workspace's buffers the dense pass writes: the fused pass's masks and
+/// output gradients, or the general pass's accumulators.
+struct ChunkBuffers<'a> {
+    masks: &'a mut Vec<u64>,
+    dys: &'a mut Vec<f32>,
+    acc: &'a mut Vec<f32>,
 }
 
 /// Where the mask words of a batch of `samples` go (see [`single::MaskLayout`]).
@@ -211,6 +212,37 @@ struct Pass<'a> {
 }
 
 impl Pass<'_> {
+    /// The dense pass over the batch in parallel chunks of [`CHUNK`] samples,
+    /// each chunk's gradients apart: the fused one when `fused` (masks and
+    /// output gradients in `buffers`), else the general one (accumulators).
+    fn chunks(
+        &self,
+        fused: bool,
+        layout: single::MaskLayout,
+        buffers: ChunkBuffers<'_>,
+    ) -> Vec<ChunkGrad> {
+        let (n, width) = (self.n, 2 * self.model.shape.half());
+        if fused {
+            buffers.masks.resize(layout.total_words(), 0);
+            buffers.dys.resize(n, 0.0);
+            buffers
+                .masks
+                .par_chunks_mut(layout.chunk_words())
+                .zip(buffers.dys.par_chunks_mut(CHUNK))
+                .enumerate()
+                .map(|(c, (masks, dys))| self.single_chunk(c * CHUNK, masks, dys))
+                .collect()
+        } else {
+            buffers.acc.resize(n * width, 0.0);
+            buffers
+                .acc
+                .par_chunks_mut(CHUNK * width)
+                .enumerate()
+                .map(|(c, acc)| self.chunk(c * CHUNK, acc))
+                .collect()
+        }
+    }
+
     /// Every sample's value (internal units) through the pass's dense layers,
     /// in parallel chunks.
     fn values(&self) -> Vec<f64> {

@@ -9,11 +9,11 @@ use super::step::evaluate_batch;
 use crate::data::batch::target_of;
 use crate::data::{Filter, PositionSource, SparseBatch};
 use crate::error::LearnError;
-use crate::loss::{Figures, LossKind, LossParams};
+use crate::loss::{Figures, LossKind, LossParams, Target};
 use crate::model::{Extractor, Model};
 use crate::pqr::triplet::salt;
 use crate::pqr::{triplet_at, triplet_figures, TRIPLET_LEN};
-use shakmaty::Position;
+use shakmaty::{Board, Color, Position};
 
 /// Validation positions.
 pub struct ValidationSet {
@@ -62,16 +62,20 @@ impl ValidationSet {
         };
         let held_out: u64 = spec.ranges.iter().map(|r| r.end - r.start).sum();
         let stride = (held_out / spec.count.max(1) as u64).max(1);
-        let (mut stm, mut nstm) = (Vec::new(), Vec::new());
+        let mut rows = (Vec::new(), Vec::new());
         // A triplet's q must be held out too (the record after a held-out
         // range is the next file's, or a training one).
-        let ranges = spec.ranges.clone();
         let in_one_range = |index: u64| {
-            ranges
+            spec.ranges
                 .iter()
                 .any(|r| r.contains(&index) && r.contains(&(index + 1)))
         };
-        let picked = spec.ranges.into_iter().flatten().step_by(stride as usize);
+        let picked = spec
+            .ranges
+            .iter()
+            .cloned()
+            .flatten()
+            .step_by(stride as usize);
         for index in picked {
             if set.len() >= spec.count {
                 break;
@@ -85,48 +89,66 @@ impl ValidationSet {
                 continue;
             }
             let target = target_of(&record);
-            if let Some(seed) = spec.pqr_seed {
-                if !in_one_range(index) {
-                    continue;
+            let pushed = match spec.pqr_seed {
+                Some(seed) if in_one_range(index) => {
+                    set.push_triplet(&spec, extractor, (index, seed), target, &mut rows)?
                 }
-                let triplet = match triplet_at(spec.source, index, salt(seed, index, 0)) {
-                    Ok(t) => t,
-                    Err(_) if spec.skip_invalid => continue,
-                    Err(e) => return Err(e.into()),
-                };
-                let Some(t) = triplet else { continue };
-                let p = &t.p.position;
-                for (board, turn) in [
-                    (&p.board, p.turn),
-                    (t.q.board(), t.q.turn()),
-                    (t.r.board(), t.r.turn()),
-                ] {
-                    extractor.rows(board, turn, &mut stm, &mut nstm);
-                    set.batch.push(&stm, &nstm, extractor.bucket(board), target);
+                Some(_) => false,
+                None => {
+                    let pos = &record.position;
+                    set.push(extractor, (&pos.board, pos.turn), target, &mut rows);
+                    true
                 }
-            } else {
-                let pos = &record.position;
-                extractor.rows(&pos.board, pos.turn, &mut stm, &mut nstm);
-                let bucket = extractor.bucket(&pos.board);
-                set.batch.push(&stm, &nstm, bucket, target);
-            }
-            if set.records.len() < spec.accuracy_count {
+            };
+            if pushed && set.records.len() < spec.accuracy_count {
                 set.records.push(record);
             }
         }
         if set.batch.is_empty() {
-            let what = if spec.pqr_seed.is_some() {
-                "no validation position with a successor in its game (not game-ordered, or \
-                 every position filtered out)"
-            } else {
-                "no validation position (empty, or every position filtered out)"
-            };
-            return Err(LearnError::NoData(format!(
-                "{}: {what}",
-                spec.source.describe()
-            )));
+            return Err(no_validation_data(&spec));
         }
         Ok(set)
+    }
+
+    /// Adds the position `(board, turn)` with `target`; `rows` are scratch.
+    fn push(
+        &mut self,
+        extractor: &Extractor,
+        (board, turn): (&Board, Color),
+        target: Target,
+        rows: &mut (Vec<u32>, Vec<u32>),
+    ) {
+        let (stm, nstm) = rows;
+        extractor.rows(board, turn, stm, nstm);
+        self.batch.push(stm, nstm, extractor.bucket(board), target);
+    }
+
+    /// Adds the PQR triplet of the record at `index` (drawn with `seed`), all
+    /// three positions with `target`; false when there is none (the game ends
+    /// there, or a bad record that `--skip-invalid` skips).
+    fn push_triplet(
+        &mut self,
+        spec: &ValidationSpec<'_>,
+        extractor: &Extractor,
+        (index, seed): (u64, u64),
+        target: Target,
+        rows: &mut (Vec<u32>, Vec<u32>),
+    ) -> Result<bool, LearnError> {
+        let triplet = match triplet_at(spec.source, index, salt(seed, index, 0)) {
+            Ok(t) => t,
+            Err(_) if spec.skip_invalid => return Ok(false),
+            Err(e) => return Err(e.into()),
+        };
+        let Some(t) = triplet else { return Ok(false) };
+        let p = &t.p.position;
+        for position in [
+            (&p.board, p.turn),
+            (t.q.board(), t.q.turn()),
+            (t.r.board(), t.r.turn()),
+        ] {
+            self.push(extractor, position, target, rows);
+        }
+        Ok(true)
     }
 
     /// Samples in the set: positions, or PQR triplets.
@@ -148,6 +170,17 @@ impl ValidationSet {
         }
         mean_figures(model, &self.batch, params, power_lambda)
     }
+}
+
+/// The error of a validation set without a position.
+fn no_validation_data(spec: &ValidationSpec<'_>) -> LearnError {
+    let what = if spec.pqr_seed.is_some() {
+        "no validation position with a successor in its game (not game-ordered, or \
+         every position filtered out)"
+    } else {
+        "no validation position (empty, or every position filtered out)"
+    };
+    LearnError::NoData(format!("{}: {what}", spec.source.describe()))
 }
 
 /// Mean figures of `model` on `batch`.
