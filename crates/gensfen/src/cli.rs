@@ -44,10 +44,14 @@ pub enum Command {
     /// longer form game chains, so a .binpack output is valid but larger
     /// than a generated one (about 34 bytes a position, against about 3).
     Shuffle(ShuffleArgs),
-    /// Convert between .bin, .binpack and .plain (formats chosen by
-    /// extension), byte-compatible with Stockfish's `convert`: .bin output
-    /// stores the padding byte as 255, and .binpack stores no fullmove
-    /// number (readers derive it from the ply).
+    /// Convert between .bin, .binpack, .plain, viriformat (.vf),
+    /// marlinformat (.mf) and bulletformat (.bf) (formats chosen by
+    /// extension, or by --input-format / --output-format), byte-compatible
+    /// with Stockfish's `convert`: .bin output stores the padding byte as
+    /// 255, and .binpack stores no fullmove number (readers derive it from
+    /// the ply). .vf makes one game of each run of records that follow from
+    /// each other by the stored move; .mf and .bf store no move. A record
+    /// the output cannot hold is an error naming it.
     Convert(ConvertArgs),
     /// Replace every record's score with a new search value (Stockfish
     /// tools' `transform rescore`), keeping position, move, ply and result

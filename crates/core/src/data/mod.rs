@@ -42,4 +42,4 @@ pub use record::{
     decode_fast, decode_full, RecordPolicy, TrainingRecord, ValidatedRecord, Validation,
 };
 pub use sniff::looks_like;
-pub use writer::TrainingDataWriter;
+pub use writer::{check_appendable, TrainingDataWriter};

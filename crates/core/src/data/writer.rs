@@ -61,7 +61,7 @@ impl TrainingDataWriter {
                     .append(true)
                     .open(path)
                     .map_err(|e| DataError::io(path, e))?;
-                check_appendable(&file, path, format)?;
+                check_appendable(path, format)?;
                 Self::from_file(file, path, format)?
             }
         })
@@ -134,11 +134,17 @@ impl TrainingDataWriter {
     }
 }
 
-/// An existing `.mf` or `.bf` file must hold whole records and a `.vf` file
-/// must end on a game's terminator, or appended data would be misread.
-fn check_appendable(file: &File, path: &Path, format: DataFormat) -> Result<(), DataError> {
+/// Whether records of `format` can be appended to `path`: an existing `.mf`
+/// or `.bf` file must hold whole records and a `.vf` file must end on a
+/// game's terminator, or appended data would be misread (the other formats'
+/// writers check their own). A missing file is fine.
+pub fn check_appendable(path: &Path, format: DataFormat) -> Result<(), DataError> {
     use std::io::{Read, Seek, SeekFrom};
-    let size = file.metadata().map_err(|e| DataError::io(path, e))?.len();
+    let size = match std::fs::metadata(path) {
+        Ok(meta) => meta.len(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(DataError::io(path, e)),
+    };
     let record = BOARD_RECORD_SIZE as u64;
     let cut = |reason| DataError::BadCoded {
         file: path.to_path_buf(),
