@@ -152,7 +152,7 @@ fn a_file_read_as_the_wrong_format_says_what_it_looks_like() {
 fn records_a_format_cannot_hold_are_errors_naming_them() {
     let dir = TempDir::new("cannot-hold");
     let pos = position("4k3/8/8/8/8/8/8/4K3 b - - 0 1");
-    let mv = pos.legal_moves()[0].clone();
+    let mv = pos.legal_moves()[0];
     let lowest = PackedSfenValue::new(&pos, i16::MIN, &mv, 1, GameResult::Draw);
     let mut no_move = PackedSfenValue::new(&pos, 0, &mv, 1, GameResult::Draw);
     no_move.mv = SfMove::NONE;

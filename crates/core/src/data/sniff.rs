@@ -61,7 +61,7 @@ fn fits(format: DataFormat, head: &[u8], size: u64, path: &Path) -> bool {
 
 /// Whole records only, and the first few all decode.
 fn fits_records(head: &[u8], size: u64, record: usize, ok: impl Fn(&[u8]) -> bool) -> bool {
-    size % record as u64 == 0 && head.chunks_exact(record).take(SNIFF_RECORDS).all(ok)
+    size.is_multiple_of(record as u64) && head.chunks_exact(record).take(SNIFF_RECORDS).all(ok)
 }
 
 /// The first game replays (as far as the head goes) with at least one move.

@@ -152,7 +152,7 @@ pub fn check_appendable(path: &Path, format: DataFormat) -> Result<(), DataError
         reason,
     };
     match format {
-        DataFormat::Marlin | DataFormat::Bullet if size % record != 0 => {
+        DataFormat::Marlin | DataFormat::Bullet if !size.is_multiple_of(record) => {
             Err(cut(CodecError::Truncated {
                 needed: record,
                 available: size % record,

@@ -104,7 +104,8 @@ impl MarlinBoard {
     /// castling only, a sensible en-passant field, result 0..=2, and every
     /// check a Stockfish record passes (pawns, material, the side not to
     /// move not in check). An en-passant square no pawn can capture onto is
-    /// dropped, as Stockfish's reader drops it.
+    /// dropped, as Stockfish's reader drops it, and a fullmove number of 0
+    /// reads as 1.
     pub fn from_bytes(bytes: &[u8; MARLIN_BOARD_SIZE]) -> Result<MarlinBoard, CodecError> {
         let occupancy = Bitboard(u64::from_le_bytes(read_array(bytes, 0)));
         let (board, rooks) = read_pieces(occupancy, &bytes[PIECES_AT..STM_EP_AT])?;
@@ -125,7 +126,8 @@ impl MarlinBoard {
             castling,
             ep_square,
             rule50,
-            fullmove: u16::from_le_bytes(read_array(bytes, FULLMOVE_AT)),
+            // 0 is no fullmove number; FEN readers take it as 1.
+            fullmove: u16::from_le_bytes(read_array(bytes, FULLMOVE_AT)).max(1),
         };
         let white_wdl = bytes[WDL_AT];
         super::super::perspective::result_of(white_wdl)?;

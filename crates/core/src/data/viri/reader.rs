@@ -202,12 +202,11 @@ impl<R: Read> Iterator for ViriReader<R> {
                     None
                 })
             } else {
-                self.next_move().map(|record| {
+                self.next_move().inspect(|record| {
                     if record.is_none() {
                         self.game = None;
                         self.games += 1;
                     }
-                    record
                 })
             };
             match step {
