@@ -11,6 +11,7 @@ use crate::generate::options::GenerateArgs;
 use crate::rescore::RescoreArgs;
 use crate::shuffle::ShuffleArgs;
 use crate::stats::StatsArgs;
+use crate::validate::ValidateArgs;
 
 /// Training data for NNUE: self-play generation, conversion, shuffling,
 /// statistics, benchmarks.
@@ -62,6 +63,11 @@ pub enum Command {
     /// Print counts, results, check and capture rates, duplicates, ply and score histograms.
     /// Fails on the first invalid record unless --skip-invalid.
     Stats(StatsArgs),
+    /// Check every record in full (one king each, no pawn on a back rank,
+    /// the side not to move not in check, consistent castling rights, a
+    /// legal best move where the format stores one) and print the counts
+    /// per result; the first bad record is a one-line error naming it.
+    Validate(ValidateArgs),
     /// Measure decoding throughput: .bin records/s (one thread and all
     /// threads), or .binpack positions/s on one thread and bytes/position.
     BenchDecode(BenchDecodeArgs),

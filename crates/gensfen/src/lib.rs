@@ -19,6 +19,7 @@ pub mod shard;
 pub mod shuffle;
 pub mod source;
 pub mod stats;
+pub mod validate;
 
 use std::sync::atomic::AtomicBool;
 
@@ -34,6 +35,7 @@ pub fn run(command: Command, stop: &AtomicBool) -> Result<String, Error> {
         Command::Convert(args) => convert::run(&args),
         Command::Rescore(args) => rescore::run(&args),
         Command::Stats(args) => stats::run(&args),
+        Command::Validate(args) => validate::run(&args),
         Command::BenchDecode(args) => bench::run(&args),
     }
 }
