@@ -22,6 +22,10 @@ const WHITE_KING: u8 = 5;
 const CASTLING_ROOK: u8 = 6;
 const BLACK_KING: u8 = 13;
 
+/// A corruption case: file name, pieces (square, code), result byte, the
+/// problem the error must name.
+type Case = (&'static str, Vec<(u8, u8)>, u8, &'static str);
+
 /// A marlinformat record of `pieces` (square index, code), White to move,
 /// fullmove 1, with the result byte `wdl`.
 fn mf(pieces: &[(u8, u8)], wdl: u8) -> [u8; 32] {
@@ -56,7 +60,7 @@ fn each_kind_of_corruption_is_one_line_naming_the_record() {
     let dir = temp_dir("validate-bad");
     let first = &std::fs::read(sf("mf")).expect("mf")[..32];
     let kings = [(4, WHITE_KING), (60, BLACK_KING)];
-    let cases: [(&str, Vec<(u8, u8)>, u8, &str); 6] = [
+    let cases: [Case; 6] = [
         (
             "two-kings.mf",
             vec![(4, WHITE_KING), (12, WHITE_KING), (60, BLACK_KING)],
