@@ -181,3 +181,11 @@ fn records_a_format_cannot_hold_are_errors_naming_them() {
     let mut writer = TrainingDataWriter::create(dir.path("d.bf")).expect("create");
     writer.write(&lowest).expect("fits");
 }
+
+#[test]
+fn records_without_a_move_capture_nothing() {
+    // A black rook on a1 would make MOVE_NONE's a1 destination look like a
+    // capture for White.
+    let pos = position("4k3/8/8/8/8/8/8/r3K3 w - - 0 1");
+    assert!(!SfMove::NONE.is_capture(pos.board(), pos.turn()));
+}

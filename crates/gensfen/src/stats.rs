@@ -78,8 +78,7 @@ impl Stats {
         if pos.is_check() {
             self.in_check += 1;
         }
-        // .mf and .bf records have no move (MOVE_NONE): not a capture.
-        if !rec.mv.is_none() && rec.mv.is_capture(&pos.board, pos.turn) {
+        if rec.mv.is_capture(&pos.board, pos.turn) {
             self.captures += 1;
         }
         let mut h = DefaultHasher::new();
