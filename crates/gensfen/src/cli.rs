@@ -41,7 +41,7 @@ pub enum Command {
     Generate(Box<GenerateArgs>),
     /// Join training-data files into one uniformly shuffled file (seeded;
     /// works on data larger than memory). Each input and the output may be
-    /// .bin, .binpack or .plain, chosen by extension. Shuffled positions no
+    /// .bin, .binpack, .plain, .vf, .mf or .bf, chosen by extension. Shuffled positions no
     /// longer form game chains, so a .binpack output is valid but larger
     /// than a generated one (about 34 bytes a position, against about 3).
     Shuffle(ShuffleArgs),

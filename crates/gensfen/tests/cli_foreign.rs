@@ -222,3 +222,25 @@ fn stats_reads_every_format_with_the_same_results() {
     assert_ok(&out);
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("records: 3000\n"));
 }
+
+#[test]
+fn shuffle_takes_and_gives_the_new_formats() {
+    let dir = temp_dir("foreign-shuffle");
+    let out = dir.join("mixed.mf");
+    assert_ok(&run(&[
+        "shuffle",
+        p(&sf("vf")),
+        p(&sf("bin")),
+        p(&out),
+        "--seed",
+        "1",
+    ]));
+    let got = stats(&[out], false).expect("stats");
+    let want = stats(&[sf("vf"), sf("bin")], false).expect("stats");
+    assert_eq!(got.records, 6000);
+    assert_eq!(
+        (got.wins, got.draws, got.losses),
+        (want.wins, want.draws, want.losses)
+    );
+    assert_eq!(got.score_histogram, want.score_histogram);
+}
