@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use nnue_core::data::{
-    DataFormat, ReaderOptions, RecordPolicy, TrainingDataReader, TrainingDataWriter, Validation,
+    ReaderOptions, RecordPolicy, TrainingDataReader, TrainingDataWriter, Validation,
 };
 use nnue_core::packed::PackedSfenValue;
 
@@ -63,7 +63,12 @@ fn read_all(path: &Path) -> usize {
     };
     let reader = TrainingDataReader::open(path, options).expect("open");
     let records = reader.records(Validation::Fast).expect("records");
-    records.map(|r| r.expect("valid")).count()
+    let mut count = 0;
+    for record in records {
+        std::hint::black_box(record.expect("valid"));
+        count += 1;
+    }
+    count
 }
 
 fn write_all(path: &Path, records: &[PackedSfenValue]) {
