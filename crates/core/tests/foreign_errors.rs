@@ -131,6 +131,8 @@ fn a_file_read_as_the_wrong_format_says_what_it_looks_like() {
         ("sf_tools_sample.bf", "w.mf", "bulletformat"),
         ("sf_tools_sample.binpack", "v.vf", "binpack"),
         ("sf_tools_sample.mf", "u.bin", "marlinformat"),
+        ("sf_tools_sample.vf", "t.binpack", "viriformat"),
+        ("sf_tools_sample.plain", "s.vf", "plain"),
     ];
     for (sample, name, format) in cases {
         let message = first_error(&dir, name, &test_data_bytes(sample));
