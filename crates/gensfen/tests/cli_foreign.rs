@@ -244,3 +244,24 @@ fn shuffle_takes_and_gives_the_new_formats() {
     );
     assert_eq!(got.score_histogram, want.score_histogram);
 }
+
+#[test]
+fn append_adds_whole_games_and_records_and_refuses_cut_files() {
+    let dir = temp_dir("foreign-append");
+    for ext in ["vf", "mf", "bf"] {
+        let out = dir.join(format!("twice.{ext}"));
+        std::fs::copy(sf(ext), &out).expect("copy");
+        assert_ok(&run(&["convert", p(&sf("binpack")), p(&out), "--append"]));
+        let want = std::fs::read(sf(ext)).expect("sample").repeat(2);
+        assert!(std::fs::read(&out).expect("out") == want, "{ext}");
+        let cut = dir.join(format!("cut.{ext}"));
+        std::fs::write(&cut, &want[..want.len() - 3]).expect("write");
+        let line = error_line(&run(&["convert", p(&sf("binpack")), p(&cut), "--append"]));
+        assert!(line.contains(&format!("{}: ", cut.display())), "{line}");
+        assert_eq!(
+            std::fs::read(&cut).expect("cut").len(),
+            want.len() - 3,
+            "left as it was"
+        );
+    }
+}
