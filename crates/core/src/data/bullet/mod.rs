@@ -1,7 +1,8 @@
 //! bulletformat (`.bf`): a plain concatenation of bullet's 32-byte
-//! `ChessBoard` records, the layout bullet's fastest loader reads. Each is
-//! seen from the side to move (see [`board`]'s table); the byte-exact tests
-//! compare it with the `bulletformat` crate through viriformat's writer.
+//! `ChessBoard` records, the layout bullet's fastest loader reads, each
+//! seen from the side to move ([`BulletBoard`]; the byte table is in
+//! docs/FORMATS.md). The byte-exact tests compare it with the
+//! `bulletformat` crate through viriformat's writer.
 
 mod board;
 

@@ -1,7 +1,7 @@
 //! marlinformat (`.mf`): a plain concatenation of 32-byte `PackedBoard`
 //! records, each a position with its score and result from White's view
-//! and no move. The layout is in [`board`]'s table; the byte-exact tests
-//! compare it with the `viriformat` crate's writer.
+//! and no move ([`MarlinBoard`]; the byte table is in docs/FORMATS.md).
+//! The byte-exact tests compare it with the `viriformat` crate's writer.
 
 mod board;
 

@@ -4,7 +4,7 @@
 //! | bytes | field |
 //! |---|---|
 //! | 32 | the start position as a marlinformat board ([`super::marlin`]), with the game's result from White's view in its result byte and score 0 |
-//! | 4 each | one entry per position: the move played (u16, [`moves`]'s encoding) and the position's score from White's view (i16), little-endian |
+//! | 4 each | one entry per position: the move played (u16, [`to_viri`]'s encoding) and the position's score from White's view (i16), little-endian |
 //! | 4 | four zero bytes ending the game |
 //!
 //! Each position after the first is the one the moves lead to, so a reader
