@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use crate::bench::BenchDecodeArgs;
 use crate::convert::ConvertArgs;
 use crate::generate::options::GenerateArgs;
+use crate::interleave::InterleaveArgs;
 use crate::rescore::RescoreArgs;
 use crate::shuffle::ShuffleArgs;
 use crate::stats::StatsArgs;
@@ -45,6 +46,11 @@ pub enum Command {
     /// longer form game chains, so a .binpack output is valid but larger
     /// than a generated one (about 34 bytes a position, against about 3).
     Shuffle(ShuffleArgs),
+    /// Merge files at random as bullet's interleave does: each next record
+    /// comes from a file drawn in proportion to the records it has left, so
+    /// each file spreads evenly over the output and keeps its own order
+    /// (seeded; nothing held in memory). Any formats, mixed.
+    Interleave(InterleaveArgs),
     /// Convert between .bin, .binpack, .plain, viriformat (.vf),
     /// marlinformat (.mf) and bulletformat (.bf) (formats chosen by
     /// extension, or by --input-format / --output-format), byte-compatible
