@@ -49,6 +49,35 @@ pub struct ConvertArgs {
     /// Skip and count invalid records instead of stopping at the first one.
     #[arg(long)]
     pub skip_invalid: bool,
+    /// Multiply every score by F (rounded to the nearest integer), e.g. to
+    /// move between an engine's centipawns and Stockfish's internal units;
+    /// without it scores are copied unchanged. A score that leaves the
+    /// 16-bit range is an error naming the record.
+    #[arg(long, value_name = "F", value_parser = parse_factor)]
+    pub rescale: Option<f64>,
+}
+
+/// A `--rescale` factor: a finite number above 0.
+fn parse_factor(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(f) if f.is_finite() && f > 0.0 => Ok(f),
+        _ => Err(format!("{text:?} is not a finite number above 0")),
+    }
+}
+
+/// `score` times `factor`, rounded; one that leaves the 16-bit range is an
+/// error naming the record (its index among the records read).
+fn rescaled(score: i16, factor: f64, input: &std::path::Path, index: u64) -> Result<i16, Error> {
+    let scaled = (f64::from(score) * factor).round();
+    if scaled < f64::from(i16::MIN) || scaled > f64::from(i16::MAX) {
+        return Err(Error::Rescale {
+            file: input.to_path_buf(),
+            index,
+            score,
+            factor,
+        });
+    }
+    Ok(scaled as i16)
 }
 
 /// What a conversion did.
@@ -128,6 +157,9 @@ pub fn convert(options: &ConvertArgs) -> Result<Converted, Error> {
     let skipped = for_each_record_as(source, reader_options, validation, |raw, _| {
         let mut rec = *raw;
         rec.padding = PADDING_BYTE;
+        if let Some(factor) = options.rescale {
+            rec.score = rescaled(rec.score, factor, input, count)?;
+        }
         writer.write(&rec)?;
         count += 1;
         Ok(())

@@ -265,3 +265,41 @@ fn append_adds_whole_games_and_records_and_refuses_cut_files() {
         );
     }
 }
+
+#[test]
+fn rescale_multiplies_scores_and_refuses_ones_that_leave_16_bits() {
+    let dir = temp_dir("foreign-rescale");
+    let out = dir.join("half.vf");
+    assert_ok(&run(&[
+        "convert",
+        p(&sf("binpack")),
+        p(&out),
+        "--rescale",
+        "0.5",
+    ]));
+    let original = records(&sf("binpack"));
+    let half = records(&out);
+    for (i, (got, want)) in half.iter().zip(&original).enumerate() {
+        let expected = (f64::from(want.score) * 0.5).round() as i16;
+        assert_eq!(got.score, expected, "record {i}");
+        assert_eq!(
+            (&got.position, got.mv, got.result),
+            (&want.position, want.mv, want.result)
+        );
+    }
+    let big = dir.join("big.mf");
+    let line = error_line(&run(&[
+        "convert",
+        p(&sf("binpack")),
+        p(&big),
+        "--rescale",
+        "1000",
+    ]));
+    assert!(
+        line.contains("times 1000 leaves the 16-bit score range"),
+        "{line}"
+    );
+    assert!(!big.exists());
+    let bad = run(&["convert", p(&sf("binpack")), p(&big), "--rescale", "-1"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
