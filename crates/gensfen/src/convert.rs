@@ -1,26 +1,38 @@
-//! `nnue-gen-sfen convert IN OUT [--validate] [--append | --force]`.
+//! `nnue-gen-sfen convert IN OUT [--validate] [--append | --force]
+//! [--input-format NAME] [--output-format NAME]`.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
 use nnue_core::data::{
-    BinpackWriter, DataError, ReaderOptions, RecordPolicy, TrainingDataWriter, Validation,
+    check_appendable, BinpackWriter, DataError, ReaderOptions, RecordPolicy, TrainingDataWriter,
+    Validation,
 };
 use nnue_core::output::{AtomicOutput, OutputCheck};
 use nnue_core::packed::PADDING_BYTE;
 
 use crate::error::Error;
-use crate::format::{transform_formats, Format};
-use crate::source::for_each_record;
+use crate::format::{transform_formats_as, Format};
+use crate::source::for_each_record_as;
 
 /// The arguments of `nnue-gen-sfen convert` (its help text is in `cli.rs`).
 #[derive(Debug, Clone, Args)]
 pub struct ConvertArgs {
-    /// Input file (.bin, .binpack or .plain).
+    /// Input file (.bin, .binpack, .plain, .vf, .mf or .bf, or any name with
+    /// --input-format).
     pub input: PathBuf,
-    /// Output file (.bin, .binpack or .plain); written only when the conversion succeeds.
+    /// Output file (the same formats, or any name with --output-format);
+    /// written only when the conversion succeeds.
     pub output: PathBuf,
+    /// The input's format where its extension does not say: bin, binpack,
+    /// plain, viriformat (vf), marlinformat (mf) or bulletformat (bf).
+    #[arg(long, value_name = "NAME")]
+    pub input_format: Option<Format>,
+    /// The output's format where its extension does not say (names as
+    /// --input-format).
+    #[arg(long, value_name = "NAME")]
+    pub output_format: Option<Format>,
     /// Check every record fully (legal position and best move), not only its
     /// structure, and stop at the first bad one.
     #[arg(long)]
@@ -37,6 +49,35 @@ pub struct ConvertArgs {
     /// Skip and count invalid records instead of stopping at the first one.
     #[arg(long)]
     pub skip_invalid: bool,
+    /// Multiply every score by F (rounded to the nearest integer), e.g. to
+    /// move between an engine's centipawns and Stockfish's internal units;
+    /// without it scores are copied unchanged. A score that leaves the
+    /// 16-bit range is an error naming the record.
+    #[arg(long, value_name = "F", value_parser = parse_factor)]
+    pub rescale: Option<f64>,
+}
+
+/// A `--rescale` factor: a finite number above 0.
+fn parse_factor(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(f) if f.is_finite() && f > 0.0 => Ok(f),
+        _ => Err(format!("{text:?} is not a finite number above 0")),
+    }
+}
+
+/// `score` times `factor`, rounded; one that leaves the 16-bit range is an
+/// error naming the record (its index among the records read).
+fn rescaled(score: i16, factor: f64, input: &std::path::Path, index: u64) -> Result<i16, Error> {
+    let scaled = (f64::from(score) * factor).round();
+    if scaled < f64::from(i16::MIN) || scaled > f64::from(i16::MAX) {
+        return Err(Error::Rescale {
+            file: input.to_path_buf(),
+            index,
+            score,
+            factor,
+        });
+    }
+    Ok(scaled as i16)
 }
 
 /// What a conversion did.
@@ -73,10 +114,22 @@ pub fn run(args: &ConvertArgs) -> Result<String, Error> {
 /// `.plain` output is byte-identical to theirs. `.binpack` output needs
 /// legal records (validated in full) and chains consecutive positions of a
 /// game; it stores no fullmove number (readers derive it from the ply).
+///
+/// `.vf` output makes one game of each run of consecutive records that
+/// follow from each other by the stored move with the same result, and
+/// needs legal records with a move; `.mf` and `.bf` store no move, so their
+/// records read back with `MOVE_NONE` and cannot become `.binpack` or
+/// `.vf`. A record the output cannot hold is an error naming it, never
+/// altered.
 pub fn convert(options: &ConvertArgs) -> Result<Converted, Error> {
     let (input, output) = (options.input.as_path(), options.output.as_path());
     let mode = OutputCheck::mode_from_flags(options.force, options.append);
-    let out_format = transform_formats(input, output, OutputCheck::new(mode), true)?;
+    let (in_format, out_format) = transform_formats_as(
+        (input, options.input_format),
+        (output, options.output_format),
+        OutputCheck::new(mode),
+        true,
+    )?;
     let reader_options = ReaderOptions {
         skip_invalid: options.skip_invalid,
         policy: RecordPolicy {
@@ -92,13 +145,21 @@ pub fn convert(options: &ConvertArgs) -> Result<Converted, Error> {
         // Appending after a cut-off chunk would hide the new data behind it.
         BinpackWriter::check_whole_chunks(output)?;
     }
+    if options.append {
+        // The same for a cut-off .mf/.bf record or an unterminated .vf game.
+        check_appendable(output, out_format)?;
+    }
     let (guard, file) = AtomicOutput::create(output, options.append)?;
     // Errors name the destination the user gave, not the temporary file.
     let mut writer = TrainingDataWriter::from_file(file, output, out_format)?;
     let mut count = 0u64;
-    let skipped = for_each_record(input, reader_options, validation, |raw, _| {
+    let source = (input, Some(in_format));
+    let skipped = for_each_record_as(source, reader_options, validation, |raw, _| {
         let mut rec = *raw;
         rec.padding = PADDING_BYTE;
+        if let Some(factor) = options.rescale {
+            rec.score = rescaled(rec.score, factor, input, count)?;
+        }
         writer.write(&rec)?;
         count += 1;
         Ok(())

@@ -50,6 +50,14 @@ pub enum Error {
     /// `rescore --best-move` without a search to take the move from.
     #[error("--best-move with {0}: the best move needs a search, --depth 1 or more")]
     BestMoveWithoutSearch(String),
+    /// `convert --rescale` took a score out of the 16-bit range.
+    #[error("{}: record {index}: score {score} times {factor} leaves the 16-bit score range", file.display())]
+    Rescale {
+        file: PathBuf,
+        index: u64,
+        score: i16,
+        factor: f64,
+    },
     /// An input could not be read.
     #[error("{}: cannot read: {source}", file.display())]
     Read {

@@ -11,6 +11,7 @@ pub mod error;
 pub mod eval;
 pub mod format;
 pub mod generate;
+pub mod interleave;
 pub mod progress;
 pub mod rescore;
 pub mod rng;
@@ -19,6 +20,7 @@ pub mod shard;
 pub mod shuffle;
 pub mod source;
 pub mod stats;
+pub mod validate;
 
 use std::sync::atomic::AtomicBool;
 
@@ -31,9 +33,11 @@ pub fn run(command: Command, stop: &AtomicBool) -> Result<String, Error> {
     match command {
         Command::Generate(args) => generate::run(&args, stop),
         Command::Shuffle(args) => shuffle::run(&args),
+        Command::Interleave(args) => interleave::run(&args),
         Command::Convert(args) => convert::run(&args),
         Command::Rescore(args) => rescore::run(&args),
         Command::Stats(args) => stats::run(&args),
+        Command::Validate(args) => validate::run(&args),
         Command::BenchDecode(args) => bench::run(&args),
     }
 }

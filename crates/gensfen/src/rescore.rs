@@ -50,9 +50,9 @@ const THREADS_MAX: i64 = 1024;
 /// The arguments of `nnue-gen-sfen rescore` (its help text is in `cli.rs`).
 #[derive(Debug, Clone, Args)]
 pub struct RescoreArgs {
-    /// Input file (.bin, .binpack or .plain); every record must be a legal position.
+    /// Input file (.bin, .binpack, .plain, .vf, .mf or .bf); every record must be a legal position.
     pub input: PathBuf,
-    /// Output file (.bin, .binpack or .plain); it appears only when complete.
+    /// Output file (.bin, .binpack, .plain, .vf, .mf or .bf); it appears only when complete.
     pub output: PathBuf,
     /// Search depth: 0 for the quiescence value, else a full search of that depth.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true,

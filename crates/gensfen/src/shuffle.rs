@@ -39,10 +39,10 @@ const BUCKET_BUFFER: usize = 64 << 10;
 /// The arguments of `nnue-gen-sfen shuffle` (its help text is in `cli.rs`).
 #[derive(Debug, Clone, Args)]
 pub struct ShuffleArgs {
-    /// Input files (.bin, .binpack or .plain, mixed freely).
+    /// Input files (.bin, .binpack, .plain, .vf, .mf or .bf, mixed freely).
     #[arg(required = true, num_args = 1..)]
     pub inputs: Vec<PathBuf>,
-    /// Output file (.bin, .binpack or .plain); it appears only when complete.
+    /// Output file (.bin, .binpack, .plain, .vf, .mf or .bf); it appears only when complete.
     #[arg(required = true)]
     pub output: PathBuf,
     /// Seed of the permutation: a number or any text (hashed), as `generate --seed`.

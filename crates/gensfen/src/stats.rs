@@ -6,18 +6,22 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 
 use clap::Args;
-use nnue_core::data::{DataError, ReaderOptions, TrainingRecord, Validation};
+use nnue_core::data::{DataError, DataFormat, ReaderOptions, TrainingRecord, Validation};
 use nnue_core::packed::GameResult;
 
 use crate::error::Error;
-use crate::source::for_each_record;
+use crate::source::for_each_record_as;
 
 /// The arguments of `nnue-gen-sfen stats` (its help text is in `cli.rs`).
 #[derive(Debug, Clone, Args)]
 pub struct StatsArgs {
-    /// Input files (.bin, .binpack or .plain).
+    /// Input files (.bin, .binpack, .plain, .vf, .mf or .bf).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Read every input as this format, whatever its extension: bin,
+    /// binpack, plain, viriformat (vf), marlinformat (mf) or bulletformat (bf).
+    #[arg(long, value_name = "NAME")]
+    pub format: Option<DataFormat>,
     /// Skip and count invalid records instead of stopping at the first one.
     #[arg(long)]
     pub skip_invalid: bool,
@@ -25,7 +29,7 @@ pub struct StatsArgs {
 
 /// Runs `stats` and returns its report.
 pub fn run(args: &StatsArgs) -> Result<String, Error> {
-    Ok(stats(&args.files, args.skip_invalid)?.to_string())
+    Ok(stats_as(&args.files, args.format, args.skip_invalid)?.to_string())
 }
 
 /// Ply buckets are this wide; the last bucket is open-ended.
@@ -158,18 +162,28 @@ impl fmt::Display for Stats {
     }
 }
 
-/// Gathers [`Stats`] over `files` (`.bin` or `.plain`). The first invalid
-/// record is an error naming it, unless `skip_invalid` (then invalid records
-/// are counted). Reading no valid record at all is an error too: statistics of
-/// nothing would hide a wrong path or a wrong file.
+/// Gathers [`Stats`] over `files` (any format, by extension). The first
+/// invalid record is an error naming it, unless `skip_invalid` (then invalid
+/// records are counted). Reading no valid record at all is an error too:
+/// statistics of nothing would hide a wrong path or a wrong file.
 pub fn stats(files: &[PathBuf], skip_invalid: bool) -> Result<Stats, Error> {
+    stats_as(files, None, skip_invalid)
+}
+
+/// [`stats`] reading every file as `format` where given.
+pub fn stats_as(
+    files: &[PathBuf],
+    format: Option<DataFormat>,
+    skip_invalid: bool,
+) -> Result<Stats, Error> {
     let mut s = Stats::default();
     let options = ReaderOptions {
         skip_invalid,
         ..ReaderOptions::default()
     };
     for path in files {
-        let skipped = for_each_record(path, options, Validation::Fast, |_, rec| {
+        let source = (path.as_path(), format);
+        let skipped = for_each_record_as(source, options, Validation::Fast, |_, rec| {
             s.add(rec);
             Ok(())
         })?;

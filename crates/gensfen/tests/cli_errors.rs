@@ -131,7 +131,7 @@ fn usage_errors_exit_2() {
         ),
         (
             &["stats", "x.txt"],
-            "x.txt: unsupported extension (expected .bin, .binpack or .plain)",
+            "x.txt: unsupported extension (expected .bin, .binpack, .plain, .vf, .mf or .bf, or name the format)",
         ),
     ];
     for (args, want) in cases {

@@ -267,7 +267,7 @@ fn a_directory_is_never_an_output() {
         (code, msg.as_str()),
         (
             2,
-            "g.txt: unsupported extension (expected .bin, .binpack or .plain)"
+            "g.txt: unsupported extension (expected .bin, .binpack, .plain, .vf, .mf or .bf, or name the format)"
         )
     );
     assert_eq!(listing(&dir), ["d.bin", "other.bin", "x.bin"]);

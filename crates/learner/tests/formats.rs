@@ -128,3 +128,14 @@ fn a_mixed_source_serves_every_record_by_global_index() {
         Err(DataError::OutOfRange { index, len }) if index == 3 * n && len == 3 * n
     ));
 }
+
+/// viriformat holds every field the trainer reads (position, move, score,
+/// result; the ply derived from the fullmove number, which agrees here), so
+/// the reference crate's `.vf` of the sample trains the `.bin`'s net.
+#[test]
+fn viriformat_trains_the_same_net_as_bin() {
+    let dir = common::temp_dir("formats-vf");
+    let bin = train_net(&dir, "bin", &[&common::sample_bin()], &[]);
+    let vf = train_net(&dir, "vf", &[&common::sample("vf")], &[]);
+    assert!(bin == vf, ".vf and .bin trained different nets");
+}

@@ -6,7 +6,10 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use super::codec_error::CodecError;
+use super::format::DataFormat;
 use super::plain::PlainKey;
+use super::reader::DataLocation;
 use crate::packed::{MoveError, SfenError, PACKED_SFEN_VALUE_SIZE};
 
 /// What is wrong with one 40-byte record.
@@ -171,8 +174,32 @@ pub enum DataError {
         index: u64,
         reason: StoreError,
     },
+    /// A marlinformat, viriformat or bulletformat record that cannot be
+    /// read: `location` is the record index, or the game, move and byte.
+    #[error("{file}: {location}: {reason}")]
+    BadCoded {
+        file: PathBuf,
+        location: DataLocation,
+        reason: CodecError,
+    },
+    /// A record the output format cannot hold (`index` counts records
+    /// written from 0).
+    #[error("{file}: record {index}: cannot be written to {format}: {reason}")]
+    CannotHold {
+        file: PathBuf,
+        index: u64,
+        format: DataFormat,
+        reason: CodecError,
+    },
+    /// A file whose bytes do not fit the format it was read as, but fit
+    /// another: the reading error, and the format the bytes look like.
+    #[error("{error} (the file looks like {} data, {looks_like})", looks_like.name())]
+    LooksLike {
+        error: Box<DataError>,
+        looks_like: DataFormat,
+    },
     /// A file name whose extension names no training-data format.
-    #[error("{0}: unsupported extension (expected .bin, .binpack or .plain)")]
+    #[error("{0}: unsupported extension (expected .bin, .binpack, .plain, .vf, .mf or .bf, or name the format)")]
     UnsupportedExtension(PathBuf),
     /// Random access past the end of the data set.
     #[error("record {index} out of range ({len} records)")]

@@ -1,6 +1,6 @@
-//! One reader for `.bin`, `.binpack` and `.plain`, chosen by extension:
-//! every program sees the same validated records with the same kind of
-//! error locations whatever the file format.
+//! One reader for `.bin`, `.binpack`, `.plain`, `.vf`, `.mf` and `.bf`,
+//! chosen by extension or by name: every program sees the same validated
+//! records with the same kind of error locations whatever the file format.
 
 use std::fmt;
 use std::fs::File;
@@ -9,12 +9,19 @@ use std::path::{Path, PathBuf};
 
 use super::bin::{BinReader, ReaderOptions};
 use super::binpack::{BinpackLocation, BinpackReader, Entries};
-use super::error::{DataError, PlainError};
+use super::boards::{BoardKind, BoardRecords};
+use super::codec_error::CodecError;
+use super::error::{DataError, PlainError, RecordError};
 use super::format::DataFormat;
 use super::open::open_data_file;
 use super::plain::{PlainEntry, PlainKey, PlainReader};
 use super::record::{decode_fast, decode_full, RecordPolicy, TrainingRecord, Validation};
+use super::sniff::looks_like;
+use super::viri::ViriReader;
 use crate::packed::PackedSfenValue;
+
+/// Read buffer of the streaming readers (`.vf`, `.mf`, `.bf`).
+const STREAM_BUFFER_BYTES: usize = 1 << 16;
 
 /// Where a record sits in its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +32,17 @@ pub enum DataLocation {
     Entry(BinpackLocation),
     /// `.plain`: line number (from 1) of the record's `e` line.
     Line(u64),
+    /// `.vf`: a game's start board or terminator, by game index from 0 and
+    /// byte offset.
+    Game { game: u64, offset: u64 },
+    /// `.vf`: one record (from 0 in the file), the game and the move within
+    /// it (from 0) and the byte offset of its entry.
+    GameMove {
+        record: u64,
+        game: u64,
+        mv: u64,
+        offset: u64,
+    },
 }
 
 impl fmt::Display for DataLocation {
@@ -37,6 +55,13 @@ impl fmt::Display for DataLocation {
                 l.chunk, l.offset, l.entry
             ),
             DataLocation::Line(l) => write!(f, "line {l}"),
+            DataLocation::Game { game, offset } => write!(f, "game {game} at byte {offset}"),
+            DataLocation::GameMove {
+                record,
+                game,
+                mv,
+                offset,
+            } => write!(f, "record {record} (game {game}, move {mv}, byte {offset})"),
         }
     }
 }
@@ -56,7 +81,8 @@ pub struct DataRecord {
 enum Source {
     Bin(BinReader),
     Binpack(BinpackReader),
-    Plain,
+    /// `.plain`, `.vf`, `.mf` and `.bf` are streamed from the path.
+    Stream,
 }
 
 /// A training-data file of any supported format.
@@ -81,22 +107,35 @@ pub struct TrainingDataReader {
 impl TrainingDataReader {
     /// Opens `path`, its format chosen by extension.
     ///
-    /// `options.skip_invalid` skips (and counts) invalid `.bin` and `.plain`
-    /// records. It does not apply to `.binpack`: each entry there is derived
-    /// from the one before, so a bad entry or chunk ends the file with an
-    /// error.
+    /// `options.skip_invalid` skips (and counts) invalid `.bin`, `.plain`,
+    /// `.mf` and `.bf` records. It does not apply to `.binpack` and `.vf`:
+    /// each entry there is derived from the one before, so a bad entry,
+    /// chunk or game ends the file with an error.
     pub fn open(path: impl AsRef<Path>, options: ReaderOptions) -> Result<Self, DataError> {
+        Self::open_as(path, None, options)
+    }
+
+    /// Opens `path` as `format` where given, else by its extension. A file
+    /// whose bytes do not fit the format, here or while reading, is an error
+    /// that names the format they look like where one fits.
+    pub fn open_as(
+        path: impl AsRef<Path>,
+        format: Option<DataFormat>,
+        options: ReaderOptions,
+    ) -> Result<Self, DataError> {
         let path = path.as_ref();
-        let format = DataFormat::from_path(path)?;
+        let format = DataFormat::from_path_or(path, format)?;
         let source = match format {
-            DataFormat::Bin => Source::Bin(BinReader::open(&[path], options)?),
+            DataFormat::Bin => Source::Bin(
+                BinReader::open(&[path], options).map_err(|e| with_hint(e, path, format))?,
+            ),
             DataFormat::Binpack => {
                 open_data_file(path)?;
                 Source::Binpack(BinpackReader::open(path)?)
             }
-            DataFormat::Plain => {
+            _ => {
                 open_data_file(path)?;
-                Source::Plain
+                Source::Stream
             }
         };
         Ok(TrainingDataReader {
@@ -129,7 +168,7 @@ impl TrainingDataReader {
                 iter: Box::new(reader.iter_raw().map(|(loc, raw)| (loc.index, raw))),
             },
             Source::Binpack(reader) => Inner::Binpack(reader.entries(policy)),
-            Source::Plain => Inner::Plain(PlainReader::open(&self.path)?),
+            Source::Stream => self.stream()?,
         };
         let skipped = match &self.source {
             Source::Bin(reader) => reader.truncated_tails(),
@@ -137,6 +176,7 @@ impl TrainingDataReader {
         };
         Ok(DataRecords {
             path: &self.path,
+            format: self.format,
             inner,
             validation,
             options: self.options,
@@ -146,12 +186,51 @@ impl TrainingDataReader {
     }
 }
 
+impl TrainingDataReader {
+    /// The streaming reader of a `.plain`, `.vf`, `.mf` or `.bf` file.
+    fn stream(&self) -> Result<Inner<'static>, DataError> {
+        let path = self.path.as_path();
+        if self.format == DataFormat::Plain {
+            return Ok(Inner::Plain(PlainReader::open(path)?));
+        }
+        let file = open_data_file(path)?;
+        let input = BufReader::with_capacity(STREAM_BUFFER_BYTES, file);
+        Ok(match self.format {
+            DataFormat::Viri => Inner::Viri(ViriReader::new(input, path)),
+            DataFormat::Bullet => Inner::Boards(BoardRecords::new(input, path, BoardKind::Bullet)),
+            _ => Inner::Boards(BoardRecords::new(input, path, BoardKind::Marlin)),
+        })
+    }
+}
+
+/// `error` with the format the file looks like, where its bytes fit
+/// another than `format` and the error is about the bytes.
+fn with_hint(error: DataError, path: &Path, format: DataFormat) -> DataError {
+    let about_bytes = matches!(
+        error,
+        DataError::Truncated { .. }
+            | DataError::BadRecord { .. }
+            | DataError::BadPlain { .. }
+            | DataError::BadChunk { .. }
+            | DataError::BadCoded { .. }
+    );
+    match looks_like(path, format) {
+        Some(looks_like) if about_bytes => DataError::LooksLike {
+            error: Box::new(error),
+            looks_like,
+        },
+        _ => error,
+    }
+}
+
 enum Inner<'a> {
     Bin {
         iter: Box<dyn Iterator<Item = (u64, PackedSfenValue)> + 'a>,
     },
     Binpack(Entries<'a>),
     Plain(PlainReader<BufReader<File>>),
+    Viri(ViriReader<BufReader<File>>),
+    Boards(BoardRecords<BufReader<File>>),
 }
 
 /// Iterator over the records of a [`TrainingDataReader`]. Without
@@ -159,6 +238,7 @@ enum Inner<'a> {
 /// iteration.
 pub struct DataRecords<'a> {
     path: &'a Path,
+    format: DataFormat,
     inner: Inner<'a>,
     validation: Validation,
     options: ReaderOptions,
@@ -172,7 +252,7 @@ impl DataRecords<'_> {
         self.skipped
     }
 
-    fn check(&self, raw: &PackedSfenValue) -> Result<TrainingRecord, super::RecordError> {
+    fn check(&self, raw: &PackedSfenValue) -> Result<TrainingRecord, RecordError> {
         match self.validation {
             Validation::Fast => decode_fast(raw, self.options.policy),
             Validation::Full => decode_full(raw, self.options.policy).map(|v| v.record),
@@ -222,7 +302,39 @@ impl DataRecords<'_> {
                     }),
                 )
             }
+            Inner::Viri(reader) => Some(Ok(reader.next()?.map(|(location, record)| DataRecord {
+                location,
+                raw: record.to_packed(),
+                record,
+            }))),
+            Inner::Boards(reader) => {
+                let step = reader.step()?;
+                Some(step.map(|inner| inner.and_then(|(l, r)| self.board_record(l, r))))
+            }
         }
+    }
+
+    /// A record of a `.mf` or `.bf` file, whose position must also be legal
+    /// under [`Validation::Full`] (the formats store no move to check).
+    fn board_record(
+        &self,
+        location: DataLocation,
+        record: TrainingRecord,
+    ) -> Result<DataRecord, DataError> {
+        if self.validation == Validation::Full {
+            if let Err(e) = record.position.to_chess() {
+                return Err(DataError::BadCoded {
+                    file: self.path.to_path_buf(),
+                    location,
+                    reason: CodecError::Record(RecordError::Sfen(e)),
+                });
+            }
+        }
+        Ok(DataRecord {
+            location,
+            raw: record.to_packed(),
+            record,
+        })
     }
 
     fn binpack_record(
@@ -264,7 +376,7 @@ impl Iterator for DataRecords<'_> {
                 Err(_) if self.options.skip_invalid => self.skipped += 1,
                 Ok(Err(e)) | Err(e) => {
                     self.failed = true;
-                    return Some(Err(e));
+                    return Some(Err(with_hint(e, self.path, self.format)));
                 }
             }
         }

@@ -1,13 +1,18 @@
-//! One writer for `.bin`, `.binpack` and `.plain`, chosen by extension.
+//! One writer for `.bin`, `.binpack`, `.plain`, `.vf`, `.mf` and `.bf`,
+//! chosen by extension or by name.
 
 use std::fs::{File, OpenOptions};
 use std::path::Path;
 
 use super::bin::BinWriter;
 use super::binpack::BinpackWriter;
+use super::boards::{BoardKind, BoardWriter, BOARD_RECORD_SIZE};
+use super::codec_error::CodecError;
 use super::error::DataError;
 use super::format::DataFormat;
 use super::plain::PlainFileWriter;
+use super::reader::DataLocation;
+use super::viri::ViriWriter;
 use crate::packed::PackedSfenValue;
 
 /// A training-data writer of any supported format.
@@ -23,6 +28,11 @@ pub enum TrainingDataWriter {
     Binpack(Box<BinpackWriter>),
     /// `.plain` output.
     Plain(PlainFileWriter),
+    /// `.vf` output: consecutive records that follow from each other by
+    /// their moves form one game.
+    Viri(ViriWriter),
+    /// `.mf` or `.bf` output.
+    Boards(BoardWriter),
 }
 
 impl TrainingDataWriter {
@@ -35,21 +45,24 @@ impl TrainingDataWriter {
     }
 
     /// Appends to `path` (creating it), as Stockfish's generator does.
-    /// `.bin` and `.binpack` files must end on a whole record or chunk.
+    /// `.bin`, `.binpack`, `.mf` and `.bf` files must end on a whole record
+    /// or chunk, `.vf` files on a game's four zero bytes.
     pub fn append(path: impl AsRef<Path>) -> Result<TrainingDataWriter, DataError> {
         let path = path.as_ref();
-        Ok(match DataFormat::from_path(path)? {
+        let format = DataFormat::from_path(path)?;
+        Ok(match format {
             DataFormat::Bin => TrainingDataWriter::Bin(BinWriter::append(path)?),
             DataFormat::Binpack => {
                 TrainingDataWriter::Binpack(Box::new(BinpackWriter::append(path)?))
             }
-            DataFormat::Plain => {
+            _ => {
                 let file = OpenOptions::new()
                     .create(true)
                     .append(true)
                     .open(path)
                     .map_err(|e| DataError::io(path, e))?;
-                TrainingDataWriter::Plain(PlainFileWriter::new(file, path))
+                check_appendable(path, format)?;
+                Self::from_file(file, path, format)?
             }
         })
     }
@@ -68,6 +81,13 @@ impl TrainingDataWriter {
                 TrainingDataWriter::Binpack(Box::new(BinpackWriter::from_file(file, path)?))
             }
             DataFormat::Plain => TrainingDataWriter::Plain(PlainFileWriter::new(file, path)),
+            DataFormat::Viri => TrainingDataWriter::Viri(ViriWriter::new(file, path)),
+            DataFormat::Marlin => {
+                TrainingDataWriter::Boards(BoardWriter::new(file, path, BoardKind::Marlin))
+            }
+            DataFormat::Bullet => {
+                TrainingDataWriter::Boards(BoardWriter::new(file, path, BoardKind::Bullet))
+            }
         })
     }
 
@@ -77,6 +97,8 @@ impl TrainingDataWriter {
             TrainingDataWriter::Bin(_) => DataFormat::Bin,
             TrainingDataWriter::Binpack(_) => DataFormat::Binpack,
             TrainingDataWriter::Plain(_) => DataFormat::Plain,
+            TrainingDataWriter::Viri(_) => DataFormat::Viri,
+            TrainingDataWriter::Boards(w) => w.kind().format(),
         }
     }
 
@@ -86,6 +108,8 @@ impl TrainingDataWriter {
             TrainingDataWriter::Bin(w) => w.write(value),
             TrainingDataWriter::Binpack(w) => w.write(value),
             TrainingDataWriter::Plain(w) => w.write(value),
+            TrainingDataWriter::Viri(w) => w.write(value),
+            TrainingDataWriter::Boards(w) => w.write(value),
         }
     }
 
@@ -104,6 +128,54 @@ impl TrainingDataWriter {
             TrainingDataWriter::Bin(w) => w.finish(),
             TrainingDataWriter::Binpack(w) => w.finish(),
             TrainingDataWriter::Plain(w) => w.finish(),
+            TrainingDataWriter::Viri(w) => w.finish(),
+            TrainingDataWriter::Boards(w) => w.finish(),
         }
+    }
+}
+
+/// Whether records of `format` can be appended to `path`: an existing `.mf`
+/// or `.bf` file must hold whole records and a `.vf` file must end on a
+/// game's terminator, or appended data would be misread (the other formats'
+/// writers check their own). A missing file is fine.
+pub fn check_appendable(path: &Path, format: DataFormat) -> Result<(), DataError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let size = match std::fs::metadata(path) {
+        Ok(meta) => meta.len(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(DataError::io(path, e)),
+    };
+    let record = BOARD_RECORD_SIZE as u64;
+    let cut = |reason| DataError::BadCoded {
+        file: path.to_path_buf(),
+        location: DataLocation::Record(size / record),
+        reason,
+    };
+    match format {
+        DataFormat::Marlin | DataFormat::Bullet if !size.is_multiple_of(record) => {
+            Err(cut(CodecError::Truncated {
+                needed: record,
+                available: size % record,
+            }))
+        }
+        DataFormat::Viri if size > 0 => {
+            let mut end = [1u8; 4];
+            let mut reader = File::open(path).map_err(|e| DataError::io(path, e))?;
+            let read = reader
+                .seek(SeekFrom::End(-4))
+                .and_then(|_| reader.read_exact(&mut end));
+            match read {
+                Ok(()) if end == [0; 4] => Ok(()),
+                _ => Err(DataError::BadCoded {
+                    file: path.to_path_buf(),
+                    location: DataLocation::Game {
+                        game: 0,
+                        offset: size,
+                    },
+                    reason: CodecError::UnterminatedGame,
+                }),
+            }
+        }
+        _ => Ok(()),
     }
 }

@@ -169,7 +169,12 @@ impl SfMove {
 
     /// Whether the move captures (nnue-pytorch's test: an enemy piece on the
     /// destination, or en passant; castling's "capture" of the own rook is not).
+    /// `MOVE_NONE`, the move of every `.mf` and `.bf` record, captures
+    /// nothing (its destination bits would otherwise name a1).
     pub fn is_capture(self, board: &shakmaty::Board, turn: Color) -> bool {
+        if self.is_none() {
+            return false;
+        }
         match self.kind() {
             MoveKind::EnPassant => true,
             MoveKind::Castling => false,

@@ -111,9 +111,7 @@ impl DataSource {
 fn open_file(path: &Path, options: ReaderOptions, progress: bool) -> Result<FileData, DataError> {
     Ok(match DataFormat::from_path(path)? {
         DataFormat::Bin => FileData::Mapped(BinReader::open(&[path], options)?),
-        DataFormat::Binpack | DataFormat::Plain => {
-            FileData::Loaded(LoadedFile::read(path, options, progress)?)
-        }
+        _ => FileData::Loaded(LoadedFile::read(path, options, progress)?),
     })
 }
 

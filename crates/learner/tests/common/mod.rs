@@ -19,7 +19,8 @@ pub(crate) fn sample_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/sf_tools_sample.bin")
 }
 
-/// The same Stockfish-tools data in another format: `"binpack"` or `"plain"`.
+/// The same Stockfish-tools data in another format: `"binpack"`, `"plain"`, or
+/// `"vf"` (written by the viriformat crate, tests/data/README.md).
 pub(crate) fn sample(extension: &str) -> PathBuf {
     sample_bin().with_extension(extension)
 }
