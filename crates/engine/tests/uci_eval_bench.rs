@@ -86,7 +86,7 @@ fn bench_nodes(output: &str) -> u64 {
 /// The bench signature the docs quote (docs/BENCHMARKS.md): `bench` at its default
 /// depth 13 with the classical evaluation. A change means the search changed: update
 /// the docs with the new figure in the same commit.
-const BENCH_SIGNATURE_CLASSICAL: u64 = 2_736_519;
+const BENCH_SIGNATURE_CLASSICAL: u64 = 1_458_431;
 
 #[test]
 fn bench_signature_is_pinned() {
@@ -113,7 +113,7 @@ fn bench_signature_is_pinned() {
 /// at depth 13, as Stockfish pins its bench to its default net. Replacing the net
 /// changes both: update them and docs/BENCHMARKS.md together.
 const DEFAULT_NET_NAME: &str = "nn-375917b1e2ec.nnue";
-const BENCH_SIGNATURE_DEFAULT_NET: u64 = 2_770_079;
+const BENCH_SIGNATURE_DEFAULT_NET: u64 = 1_967_369;
 
 #[test]
 fn bench_signature_with_the_default_net_is_pinned() {

@@ -93,7 +93,7 @@ fn a_seeded_run_writes_the_pinned_bytes_and_name() {
     let bytes = std::fs::read(&out).unwrap();
     assert_eq!(
         (bytes.len(), fnv1a(&bytes)),
-        (120_000, 0x7319_1B3A_5A6B_688B)
+        (120_000, 0x7B0A_8A7C_DB03_CD39)
     );
     let named = dir.join("r.bin");
     run_in_process(

@@ -52,7 +52,7 @@ fn an_unsupported_input_extension_is_a_usage_error_before_training() {
         assert_eq!(
             stderr,
             format!(
-                "nnue-learn: error: {}: unsupported extension (expected .bin, .binpack or .plain)\n",
+                "nnue-learn: error: {}: unsupported extension (expected .bin, .binpack, .plain, .vf, .mf or .bf, or name the format)\n",
                 games.display()
             )
         );

@@ -236,12 +236,18 @@ impl Worker<'_, '_> {
     /// none, not in check), teaches the correction history.
     fn finish(&mut self, node: &Node, best: i32, best_move: Option<Move>) {
         let (alpha, beta) = (node.alpha, node.beta);
-        if !node.in_check
-            && best_move.as_ref().is_none_or(|m| !is_tactical(m))
-            && !(best >= beta && best <= node.static_eval)
-            && !(best <= alpha && best >= node.static_eval)
-            && best.abs() < MATE_BOUND
-        {
+        // A bound says something about the error only on its open side: a fail
+        // high that the static value already reached, or a fail low it was already
+        // below, teaches nothing.
+        let telling = if best >= beta {
+            best > node.static_eval
+        } else if best <= alpha {
+            best < node.static_eval
+        } else {
+            true
+        };
+        let quiet = best_move.as_ref().is_none_or(|m| !is_tactical(m));
+        if telling && quiet && !node.in_check && best.abs() < MATE_BOUND {
             let diff = best - node.raw_eval;
             self.td
                 .correction

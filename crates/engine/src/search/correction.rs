@@ -108,6 +108,9 @@ mod tests {
         }
         // (the running average stops within a step of its target: integer division)
         let floor = c.apply(Color::Black, key, 0);
-        assert!((-CORRECTION_MAX..=-CORRECTION_MAX + 1).contains(&floor), "{floor}");
+        assert!(
+            (-CORRECTION_MAX..=-CORRECTION_MAX + 1).contains(&floor),
+            "{floor}"
+        );
     }
 }

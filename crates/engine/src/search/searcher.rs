@@ -26,9 +26,9 @@ use super::params::{
 };
 use super::score::{Bound, Score, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::soft_stop::{Iteration, SoftStop};
-use super::vote::{elect, Vote};
 use super::time::{budget, TimeBudget};
 use super::tt::{encode_move, TranspositionTable};
+use super::vote::{elect, Vote};
 use super::worker::{key, RootMove, Shared, ThreadData, Worker};
 use crate::eval::{EvalKind, Evaluator};
 

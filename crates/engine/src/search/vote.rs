@@ -27,13 +27,7 @@ pub(crate) fn elect(votes: &[Vote]) -> usize {
         return 0;
     };
     let weight = |v: &Vote| i64::from(v.line.value - min + VOTE_SCORE_BASE) * i64::from(v.depth);
-    let tally = |mv| -> i64 {
-        votes
-            .iter()
-            .filter(|v| v.line.mv == mv)
-            .map(weight)
-            .sum()
-    };
+    let tally = |mv| -> i64 { votes.iter().filter(|v| v.line.mv == mv).map(weight).sum() };
     let mut best = 0;
     for (i, v) in votes.iter().enumerate().skip(1) {
         let chosen = &votes[best];

@@ -377,6 +377,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
+        #![allow(clippy::needless_range_loop)] // moves[i] is read and written by index
         self.root_depth = depth;
         self.td.pv_len[0] = 0;
         self.td.stack[0] = Frame::default();
