@@ -373,6 +373,7 @@ impl Worker<'_, '_> {
             + node.depth / NMP_DEPTH_DIVISOR
             + ((node.eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
         self.td.stack[node.ply].moved = None;
+        self.td.stack[node.ply + 1].double_extensions = self.td.stack[node.ply].double_extensions;
         self.td.evaluator.push_null();
         self.keys.push(null_key(pos, self.current_key()));
         let floor = std::mem::replace(&mut self.rep_floor, self.keys.len());

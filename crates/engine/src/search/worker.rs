@@ -433,6 +433,7 @@ impl<'a, 'b> Worker<'a, 'b> {
     ) -> i32 {
         self.seldepth = self.seldepth.max(1);
         self.td.stack[0].moved = Some(PieceTo::of(pos.turn(), &m));
+        self.td.stack[1].double_extensions = 0;
         let child = self.make(pos, m);
         let gives_check = child.is_check();
         let new_depth = depth - 1 + i32::from(gives_check);
