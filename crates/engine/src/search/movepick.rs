@@ -1,8 +1,10 @@
 //! Move ordering: the order in which a node tries its moves decides how much alpha-beta
 //! can cut. Best first: the transposition-table move, then captures and promotions by
 //! most valuable victim / least valuable attacker and capture history, then the
-//! killers, then quiet moves by history and continuation histories. Scores are computed once per node; moves are then picked one at a time
-//! (selection), since most nodes cut off after the first few.
+//! killers, then quiet moves by history and continuation histories, then the captures
+//! that lose material. Scores are computed once per node (in the main search the quiet
+//! moves' only when the picker reaches them: a staged picker); moves are then picked one
+//! at a time (selection), since most nodes cut off after the first few.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Board, Chess, Color, Move, MoveList, Position};
