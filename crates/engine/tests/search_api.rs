@@ -10,7 +10,7 @@ use nnue_core::nnue::{random::stream_values, Architecture, Network};
 use nnue_engine::eval::EvalKind;
 use nnue_engine::search::score::EVAL_MAX;
 use nnue_engine::search::{
-    Info, Limits, Score, SearchContext, SearchControl, Searcher, SEARCH_STACK_BYTES,
+    Info, Limits, Score, SearchContext, SearchControl, SearchResult, Searcher, SEARCH_STACK_BYTES,
 };
 use shakmaty::{uci::UciMove, Chess, Move};
 
@@ -30,6 +30,18 @@ fn depth(d: u32) -> Limits {
         depth: Some(d),
         ..Limits::default()
     }
+}
+
+/// A fresh one-thread search of `p` and every line it reported.
+fn search_reporting(p: &Chess, limits: &Limits) -> (SearchResult, Vec<Info>) {
+    let mut infos: Vec<Info> = Vec::new();
+    let mut on_info = |i: &Info| infos.push(i.clone());
+    let context = SearchContext {
+        on_info: Some(&mut on_info),
+        ..SearchContext::default()
+    };
+    let r = Searcher::new(16, 1).search_with(p, limits, context);
+    (r, infos)
 }
 
 const MIDDLEGAME: &str = "r1bqk2r/1pppbppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQ1RK1 w kq - 4 6";
@@ -278,13 +290,7 @@ fn multipv_lines_come_from_the_iteration_of_the_best_move() {
             multipv: Some(3),
             ..Limits::default()
         };
-        let mut infos: Vec<Info> = Vec::new();
-        let mut on_info = |i: &Info| infos.push(i.clone());
-        let context = SearchContext {
-            on_info: Some(&mut on_info),
-            ..SearchContext::default()
-        };
-        let r = Searcher::new(16, 1).search_with(&p, &limits, context);
+        let (r, infos) = search_reporting(&p, &limits);
         assert_eq!(r.lines.len(), 3, "{nodes}");
         assert_eq!(Some(r.lines[0].mv), r.best_move, "{nodes}");
         assert_eq!(r.lines[0].value, r.value);
@@ -502,13 +508,7 @@ fn a_cut_iteration_keeps_its_best_move() {
             nodes: Some(nodes),
             ..Limits::default()
         };
-        let mut infos: Vec<Info> = Vec::new();
-        let mut on_info = |i: &Info| infos.push(i.clone());
-        let context = SearchContext {
-            on_info: Some(&mut on_info),
-            ..SearchContext::default()
-        };
-        let r = Searcher::new(16, 1).search_with(&p, &limits, context);
+        let (r, infos) = search_reporting(&p, &limits);
         let line = &r.lines[0];
         assert_eq!(Some(line.mv), r.best_move, "{nodes}");
         assert!(
