@@ -48,6 +48,7 @@ import argparse
 import math
 import os
 import re
+import signal
 import sys
 import time
 
@@ -410,6 +411,9 @@ class Recipe:
         the classical evaluation as a stand-in opponent. Returns its JSON, or None."""
         if self.args.no_final_report or self.args.report_only:
             return steps.read_json(os.path.join(self.run.path("strength"), "gauntlet.json"))
+        if best is None and not self.args.small:
+            self.show("no net was promoted: no strength report (it would rate the classical evaluation alone)")
+            return None
         players = [f"{CLASSICAL}:{CLASSICAL_OPTION}"] + ([f"final:EvalFile={best}"] if best else [])
         command = [sys.executable, "-m", "nnue_scripts.gauntlet", "--engine", steps.binary("nnue"),
                    "--out-dir", self.run.path("strength"), "--concurrency", str(self.args.threads)]
@@ -479,6 +483,11 @@ class StepFailed(Exception):
         super().__init__(text + (f"\n{detail}" if detail else ""))
 
 
+def stop_on_signal(signum, frame):
+    """Ctrl-C or SIGTERM while no program runs: stop as a program's stop would."""
+    raise budget.Stopped(budget.EXIT_SIGINT if signum == signal.SIGINT else budget.EXIT_SIGTERM)
+
+
 def build(args, run):
     if args.no_build or args.report_only:
         return
@@ -502,6 +511,10 @@ def main(argv=None):
     ledger = budget.Ledger(run, args.budget_core_hours, show=lambda text: print(f"recipe: {text}", flush=True))
     recipe = Recipe(args, run, ledger)
     status = 0
+    # Between two programs (while none runs to pass them on to), Ctrl-C and SIGTERM stop
+    # the recipe the same way: every file it writes is whole, so it can stop anywhere.
+    signal.signal(signal.SIGTERM, stop_on_signal)
+    signal.signal(signal.SIGINT, stop_on_signal)
     try:
         outcome = recipe.generations()
         strength = recipe.final_report(outcome["best"])
