@@ -106,7 +106,7 @@ class Budget(unittest.TestCase):
     def test_spends_exactly_what_the_children_booked_and_starts_nothing_once_spent(self):
         with tempfile.TemporaryDirectory() as tmp:
             # 360 core-seconds: two generations of 100 + 50 + 30, then nothing.
-            ledger, outcome, _ = run_recipe(tmp, 0.1, [H0_LINE, H0_LINE])
+            ledger, outcome, _ = run_recipe(tmp, 0.1, [H1_LINE, H0_LINE])
             self.assertEqual(steps_run(ledger), ["gen0", "train0", "screen0", "gen1", "train1", "screen1", "strength"])
             self.assertEqual(ledger.spent, 360.0)
             self.assertEqual(ledger.by_kind, {"generation": 200.0, "training": 100.0, "screen": 60.0})
@@ -128,10 +128,10 @@ class Budget(unittest.TestCase):
     def test_no_generation_when_less_than_a_quarter_fits(self):
         with tempfile.TemporaryDirectory() as tmp:
             # 240 s: 60 s left after generation 0, less than the 80 s of training and
-            # screening alone.
+            # screening alone. No net was promoted, so there is no strength report.
             ledger, _, _ = run_recipe(tmp, 240 / 3600, [H0_LINE])
-            self.assertEqual(steps_run(ledger), ["gen0", "train0", "screen0", "strength"])
-            self.assertEqual(ledger.spent, 180.0)
+            self.assertEqual(steps_run(ledger), ["gen0", "train0", "screen0"])
+            self.assertEqual((ledger.spent, ledger.outside), (180.0, 0.0))
 
     def test_a_real_grandchilds_cpu_time_is_counted(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -165,7 +165,7 @@ class Resume(unittest.TestCase):
             first = run_recipe.last[2]
             self.assertEqual(steps_run(first), ["gen0", "train0", "screen0", "gen1", "train1"])
             ledger, outcome, state = run_recipe(tmp, 1.0, [H0_LINE], generations=2)
-            self.assertEqual(steps_run(ledger), ["train1", "screen1", "strength"])
+            self.assertEqual(steps_run(ledger), ["train1", "screen1"])
             train = ledger.commands[0][1]
             self.assertIn("--resume", train)
             self.assertNotIn("--init-net", train)
