@@ -499,6 +499,9 @@ def main(argv=None):
     args = parse_args(argv)
     try:
         run, state = open_folders(args)
+    except OSError as exc:
+        print(f"{PROGRAM}: error: {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 2
     except UsageError as exc:
         print(f"{PROGRAM}: error: {exc}", file=sys.stderr)
         return 2
