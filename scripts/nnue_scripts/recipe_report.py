@@ -106,7 +106,9 @@ def markdown(data):
         lines.append("No net was promoted, so the strength report has only the classical evaluation to rate.")
     else:
         lines.append("No final strength report yet (the same command writes it once the budget is spent).")
-    lines += ["", f"Elo over the classical evaluation against core-hours: {data.get('chart') or CHART_FILE}", ""]
+    chart = data.get("chart")
+    lines += ["", f"![Elo over the classical evaluation against core-hours]({CHART_FILE})" if chart == CHART_FILE
+              else f"Elo over the classical evaluation against core-hours: {chart}", ""]
     return "\n".join(lines)
 
 
