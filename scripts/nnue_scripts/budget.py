@@ -124,11 +124,12 @@ class Ledger:
         """CPU seconds booked for `step` so far, over every invocation."""
         return self.by_step.get(step, 0.0)
 
-    def run_child(self, step, kind, command, on_line=None, charged=True):
+    def run_child(self, step, kind, command, on_line=None, charged=True, stoppable=True):
         """Runs `command` (logged in RUN/log.jsonl), passing each line of its standard
         output to `on_line` (default: printed), and books its CPU time under `kind`
         (apart from the budget when `charged` is false: the final report). Stops it
-        with SIGINT once the budget is spent (when charged). Returns (exit status,
+        with SIGINT once the budget is spent (when charged and `stoppable`: a step's
+        bookkeeping, such as counting what a stopped generation wrote, runs to its end). Returns (exit status,
         CPU seconds, stopped_by_budget). Raises Stopped after the child has ended when
         the recipe itself got Ctrl-C or SIGTERM (forwarded to the child)."""
         self.run.log({"step": step, "kind": kind, "command": command})
@@ -149,10 +150,10 @@ class Ledger:
                     break
                 time.sleep(self.poll)
                 so_far = process_tree_cpu(child.pid) or 0.0
-                if charged and not by_budget and self.spent + so_far >= self.budget:
+                if charged and stoppable and not by_budget and self.spent + so_far >= self.budget:
                     by_budget = True
                     self.show(f"[{step}] the budget is spent: stopping {os.path.basename(command[0])} (SIGINT)")
-                    child.send_signal(signal.SIGINT)
+                    signal_child(child.pid, signal.SIGINT)
                 if time.monotonic() - last_shown >= SHOW_SECONDS:
                     last_shown = time.monotonic()
                     self.show(f"[{step}] {self.describe(so_far if charged else 0.0)}")
@@ -179,8 +180,15 @@ class Ledger:
         work and exits) and remembers it, so that the recipe stops once the child has."""
         def handler(signum, frame):
             self.stop_signal = signum
-            try:
-                child.send_signal(signum)
-            except ProcessLookupError:
-                pass
+            signal_child(child.pid, signum)
         return handler
+
+
+def signal_child(pid, signum):
+    """Sends `signum` to a child that only os.wait4 reaps (Popen.send_signal would reap
+    an ended child itself, and its CPU time with it); an ended child (a zombie until
+    reaped) ignores it."""
+    try:
+        os.kill(pid, signum)
+    except ProcessLookupError:
+        pass

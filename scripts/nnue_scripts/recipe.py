@@ -207,7 +207,7 @@ class Recipe:
         file is damaged (cut in the middle of a write by a crash or a power cut)."""
         lines = []
         status, _, _ = self.ledger.run_child(step, "generation", [steps.binary("nnue-gen-sfen"), "stats", path],
-                                             on_line=lines.append)
+                                             on_line=lines.append, stoppable=False)
         for line in lines:
             if line.startswith("records:"):
                 return int(line.split()[1]) if status == 0 else None

@@ -38,7 +38,7 @@ class FakeLedger(budget.Ledger):
         super().__init__(run, hours, show=lambda text: None)
         self.screens, self.stop_at, self.commands = list(screens), stop_at, []
 
-    def run_child(self, step, kind, command, on_line=None, charged=True):
+    def run_child(self, step, kind, command, on_line=None, charged=True, stoppable=True):
         self.commands.append((step, command))
         on_line = on_line or (lambda line: None)
         stopping = self.stop_at and self.stop_at[0] == step and command[1] != "stats"
@@ -156,6 +156,20 @@ class Budget(unittest.TestCase):
             self.assertGreaterEqual(seconds, 0.2)
             self.assertTrue(ledger.exhausted())
 
+    def test_bookkeeping_runs_to_its_end_after_the_budget_is_spent(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            run = recipe.steps.Run(tmp)
+            ledger = budget.Ledger(run, 0.1 / 3600, show=lambda text: None, poll=0.05)
+            ledger.book("earlier", "generation", 1.0)
+            burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.2: pass\nprint('counted')\n"
+            lines = []
+            status, _, by_budget = ledger.run_child("count", "generation", [sys.executable, "-c", burn],
+                                                    on_line=lines.append, stoppable=False)
+            self.assertEqual((status, by_budget, lines), (0, False, ["counted"]))
+            # A stoppable child that ends on its own as it is stopped is still reaped and counted.
+            status, seconds, by_budget = ledger.run_child("quick", "generation", [sys.executable, "-c", "pass"])
+            self.assertEqual(ledger.step_seconds("quick"), seconds)
+
 
 class Resume(unittest.TestCase):
     def test_an_interrupted_training_resumes_and_nothing_finished_runs_again(self):
@@ -201,11 +215,11 @@ class Resume(unittest.TestCase):
                 f.write("xx")
 
             class Damaged(FakeLedger):
-                def run_child(self, step, kind, command, on_line=None, charged=True):
+                def run_child(self, step, kind, command, on_line=None, charged=True, stoppable=True):
                     if command[1] == "stats" and not any(c[1][1] == "generate" for c in self.commands):
                         self.commands.append((step, command))
                         return 1, 0.0, False
-                    return super().run_child(step, kind, command, on_line, charged)
+                    return super().run_child(step, kind, command, on_line, charged, stoppable)
 
             ledger, _, _ = run_recipe(tmp, 1.0, [H0_LINE], generations=1, ledger_class=Damaged)
             generate = [command for step, command in ledger.commands if command[1] == "generate"][0]
