@@ -161,6 +161,7 @@ class Ledger:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
         reader.join()
+        child.stdout.close()
         child.returncode = os.waitstatus_to_exitcode(status)
         seconds = usage.ru_utime + usage.ru_stime
         self.book(step, kind, seconds, charged)

@@ -168,7 +168,7 @@ class Budget(unittest.TestCase):
             self.assertEqual((status, by_budget, lines), (0, False, ["counted"]))
             # A stoppable child that ends on its own as it is stopped is still reaped and counted.
             status, seconds, by_budget = ledger.run_child("quick", "generation", [sys.executable, "-c", "pass"])
-            self.assertEqual(ledger.step_seconds("quick"), seconds)
+            self.assertEqual(ledger.step_seconds("quick"), round(seconds, 3))
 
 
 class Resume(unittest.TestCase):
