@@ -241,6 +241,9 @@ class Recipe:
                 raise StepFailed(f"gen{k}", status, command)
             have = self.count_positions(f"gen{k}", out) or 0
             if have < positions:
+                # What the report says of a generation the budget cut short (kept, and
+                # continued by a later run with a larger budget).
+                steps.write_json(self.data_path(f"gen{k}.progress"), {"positions": have, "planned": positions})
                 return None
         marker = {"positions": have, "label": label or CLASSICAL, "depth": self.args.depth,
                   "options": GENERATION_OPTIONS, "file": out,
@@ -364,6 +367,9 @@ class Recipe:
             best = outcome["best"]
             if self.data_done(k) is None:
                 if self.ledger.exhausted() or a.report_only:
+                    progress = steps.read_json(self.data_path(f"gen{k}.progress"))
+                    if progress:
+                        outcome["unfinished"] = {"generation": k, **progress}
                     break
                 positions = self.planned_positions(k)
                 if positions is None:
@@ -371,6 +377,7 @@ class Recipe:
                     break
                 self.progress(k, best, records, f"generating {positions:,} positions")
                 if self.generate(k, positions, best) is None:
+                    outcome["unfinished"] = {"generation": k, **steps.read_json(self.data_path(f"gen{k}.progress"))}
                     break
             data = [self.data_done(i)["file"] for i in range(k + 1)]
             record = {"generation": k, "positions": sum(self.data_done(i)["positions"] for i in range(k + 1)),

@@ -69,8 +69,19 @@ def report_data(args, state, ledger, outcome, strength):
         "resumed": state["invocations"] - 1,
         "budget_spent": ledger.exhausted(),
         "generations": finished,
-        "unfinished_generation": generations[-1] if generations and not generations[-1]["screen"] else None,
+        "unfinished_generation": unfinished(generations, outcome),
     }
+
+
+def unfinished(generations, outcome):
+    """The generation the run stopped in: its data unfinished ({"generation", "positions",
+    "planned"}), or its training or screen ({"generation", "positions"}); None when the
+    last generation finished."""
+    if outcome.get("unfinished"):
+        return outcome["unfinished"]
+    if generations and not generations[-1]["screen"]:
+        return {"generation": generations[-1]["generation"], "positions": generations[-1]["positions"]}
+    return None
 
 
 def markdown(data):
@@ -92,10 +103,13 @@ def markdown(data):
             f"| {g['generation']} | {g['positions']:,} | {g['label']} | +{s['wins']} ={s['draws']} -{s['losses']} "
             f"| {elo_text(s['elo'], s['elo_finite'])} [{elo_text(s['low'], s['elo_finite'])}, {elo_text(s['high'], s['elo_finite'])}] | {s['decision']} | {'yes' if g['promoted'] else 'no'} "
             f"| {g['core_hours']:.3f} | {g['elo_vs_classical']:+.1f} |")
-    if data["unfinished_generation"]:
-        lines += ["", f"Generation {data['unfinished_generation']['generation']} is unfinished "
-                      f"({'the budget is spent' if data['budget_spent'] else 'the run was stopped'}); "
-                      "the same command with a larger --budget-core-hours continues it."]
+    cut = data["unfinished_generation"]
+    if cut:
+        what = (f"{cut['positions']:,} of its {cut['planned']:,} positions played, kept in the data folder"
+                if "planned" in cut else f"{cut['positions']:,} positions in all, its candidate not yet screened")
+        lines += ["", f"Generation {cut['generation']} is unfinished ({what}; "
+                      f"{'the budget is spent' if data['budget_spent'] else 'the run was stopped'}): "
+                      "the same command continues it (with a larger --budget-core-hours once the budget is spent)."]
     final = data["final_report"]
     lines += [""]
     if final:

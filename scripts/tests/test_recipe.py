@@ -32,7 +32,8 @@ class FakeLedger(budget.Ledger):
     """A ledger whose children are simulated. `screens` is the list of final lines the
     screens print, in order; `stop_at` = (step, fraction) raises budget.Stopped at that
     step once it has done `fraction` of its work (for a generation: written that share
-    of its positions; for a training: saved its checkpoint)."""
+    of its positions; for a training: saved its checkpoint); (step, fraction, "budget")
+    stops it there as a spent budget does instead."""
 
     def __init__(self, run, hours, screens, stop_at=None):
         super().__init__(run, hours, show=lambda text: None)
@@ -70,6 +71,9 @@ class FakeLedger(budget.Ledger):
             return 0, 7.0, False
         seconds = COSTS[kind] * share
         self.book(step, kind, seconds, charged)
+        if stopping and self.stop_at[2:] == ("budget",):
+            self.stop_at = None
+            return budget.EXIT_SIGINT, seconds, True
         if stopping:
             self.stop_at = None
             raise budget.Stopped(budget.EXIT_SIGINT)
@@ -103,6 +107,14 @@ def option(command, name):
 
 
 class Budget(unittest.TestCase):
+    def setUp(self):
+        # The ledger prints each command it starts; the runner's output stays readable.
+        self.quiet = contextlib.redirect_stdout(io.StringIO())
+        self.quiet.__enter__()
+
+    def tearDown(self):
+        self.quiet.__exit__(None, None, None)
+
     def test_spends_exactly_what_the_children_booked_and_starts_nothing_once_spent(self):
         with tempfile.TemporaryDirectory() as tmp:
             # 360 core-seconds: two generations of 100 + 50 + 30, then nothing.
@@ -226,6 +238,22 @@ class Resume(unittest.TestCase):
             self.assertEqual(option(generate, "--loop"), "1000")
             self.assertNotIn("--append", generate)
             self.assertEqual(len([n for n in os.listdir(os.path.join(tmp, "data")) if ".damaged-" in n]), 1)
+
+    def test_a_generation_cut_by_the_budget_is_reported_and_continued_by_a_larger_budget(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            ledger, _, _ = run_recipe(tmp, 1.0, [H0_LINE], stop_at=("gen1", 0.3, "budget"))
+            self.assertEqual(steps_run(ledger), ["gen0", "train0", "screen0", "gen1"])
+            with open(os.path.join(tmp, recipe_report.JSON_FILE)) as f:
+                data = json.load(f)
+            self.assertEqual(data["unfinished_generation"], {"generation": 1, "positions": 300, "planned": 1000})
+            self.assertEqual(data["positions"], 1000)
+            with open(os.path.join(tmp, recipe_report.MARKDOWN_FILE)) as f:
+                self.assertIn("Generation 1 is unfinished (300 of its 1,000 positions played, kept in the data folder;",
+                              f.read())
+            ledger, _, _ = run_recipe(tmp, 1.0, [H0_LINE], generations=2)
+            generate = [command for step, command in ledger.commands if command[1] == "generate"]
+            self.assertEqual([option(generate[0], "--loop"), "--append" in generate[0]], ["700", True])
+            self.assertEqual(steps_run(ledger), ["gen1", "train1", "screen1"])
 
 
 class Promotion(unittest.TestCase):
