@@ -12,6 +12,10 @@
 #   scripts/python_checks.sh --pipeline and the small end-to-end pipeline
 #                                       (python -m nnue_scripts.pipeline --small: generate,
 #                                       train, evaluate, play)
+#   scripts/python_checks.sh --recipe   and the small recipe (python -m nnue_scripts.recipe
+#                                       --small: self-play from the classical evaluation,
+#                                       training, SPRT screens, a stand-in strength report),
+#                                       run twice: the second run must resume and repeat nothing
 #   scripts/python_checks.sh --study    and the small feature-set study
 #                                       (python -m nnue_scripts.study --small: two sets and PQR on
 #                                       the shipped sample, trained, measured, rated by a
@@ -27,18 +31,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-  echo "python_checks.sh: error: $1 (usage: scripts/python_checks.sh [--match] [--pipeline] [--study])" >&2
+  echo "python_checks.sh: error: $1 (usage: scripts/python_checks.sh [--match] [--pipeline] [--recipe] [--study])" >&2
   exit 2
 }
 
 match=false
 pipeline=false
 study=false
+recipe=false
 for arg in "$@"; do
   case "$arg" in
     --match) match=true ;;
     --pipeline) pipeline=true ;;
     --study) study=true ;;
+    --recipe) recipe=true ;;
     *) usage "unknown argument '$arg'" ;;
   esac
 done
@@ -57,7 +63,7 @@ else
   export PYTHONPATH="$PWD/scripts${PYTHONPATH:+:$PYTHONPATH}"
 fi
 
-if $study || $pipeline; then
+if $study || $pipeline || $recipe; then
   # The unit tests' end-to-end cases (external games) need the generator as well.
   cargo build --release --bin nnue --bin nnue-learn --bin nnue-gen-sfen
 else
@@ -78,6 +84,27 @@ if $pipeline; then
   # the net and that its evaluations correlate with the training scores, play two games.
   rm -rf target/pipeline-small
   "$python" -m nnue_scripts.pipeline --small --run-dir target/pipeline-small
+fi
+
+if $recipe; then
+  # Two generations of a few thousand positions each, two tiny trainings, SPRT screens of
+  # a few 300-node games and the stand-in report (seconds). The same command again must
+  # find every step done: no generation, training or screen runs twice.
+  rm -rf target/recipe-small
+  "$python" -m nnue_scripts.recipe --small --no-build
+  "$python" -m nnue_scripts.recipe --small --no-build
+  "$python" - <<'PY'
+import json, sys
+runs, invocation = {}, 0
+for line in open("target/recipe-small/log.jsonl"):
+    entry = json.loads(line)
+    invocation = entry.get("invocation", invocation)
+    if "command" in entry and entry.get("kind") in ("generation", "training", "screen"):
+        runs.setdefault(invocation, []).append(entry["step"])
+report = json.load(open("target/recipe-small/recipe.json"))
+if report["resumed"] != 1 or 2 in runs or len(report["generations"]) != 2:
+    sys.exit(f"python_checks.sh: the small recipe's second run repeated work or lost count: {runs}, resumed {report['resumed']}")
+PY
 fi
 
 if $study; then

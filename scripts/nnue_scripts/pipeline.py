@@ -37,12 +37,10 @@ import subprocess
 import sys
 import time
 
-from . import common
+from . import steps
 
-ROOT = common.ROOT
-RELEASE = common.RELEASE
-# The folder that holds this package: put on the PYTHONPATH of the match it starts.
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = steps.ROOT
+RELEASE = steps.RELEASE
 RECORD_BYTES = 40
 # Positions whose evaluations are compared with their training scores.
 CORRELATION_SAMPLE = 400
@@ -53,55 +51,8 @@ CORRELATION_SCORE_LIMIT = 2000
 HELD_OUT_FRACTION = 0.05
 # What `nnue-learn train --checkpoint-dir D` writes; its presence means --resume.
 CHECKPOINT_FILE = "checkpoint.bin"
-
-
-def binary(name):
-    return os.path.join(RELEASE, name)
-
-
-class Run:
-    """The run directory: done markers, the command log, and command execution."""
-
-    def __init__(self, directory):
-        self.dir = directory
-        os.makedirs(directory, exist_ok=True)
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
-
-    def done(self, step):
-        marker = self.path(f"{step}.done")
-        if not os.path.exists(marker):
-            return None
-        with open(marker) as f:
-            return json.load(f)
-
-    def finish(self, step, started, **results):
-        record = {"step": step, "seconds": round(time.time() - started, 1), **results}
-        with open(self.path(f"{step}.done"), "w") as f:
-            json.dump(record, f, indent=1)
-        self.log({"finished": step, **record})
-        return record
-
-    def log(self, entry):
-        with open(self.path("log.jsonl"), "a") as f:
-            f.write(json.dumps({"time": time.strftime("%Y-%m-%dT%H:%M:%S"), **entry}) + "\n")
-
-    def execute(self, step, command, capture=False):
-        self.log({"step": step, "command": command})
-        print(f"[{step}] $ {' '.join(command)}", flush=True)
-        result = subprocess.run(command, cwd=ROOT, env=child_environment(), text=True, capture_output=capture)
-        if result.returncode != 0:
-            if capture:
-                sys.stderr.write(result.stdout + result.stderr)
-            sys.exit(f"pipeline.py: error: step {step} failed (exit {result.returncode}): {' '.join(command)}")
-        return result.stdout if capture else None
-
-
-def child_environment():
-    """This environment, with this package importable by the Python it starts."""
-    path = os.environ.get("PYTHONPATH")
-    return {**os.environ, "PYTHONPATH": PACKAGE_PARENT + (os.pathsep + path if path else "")}
+binary = steps.binary
+Run = steps.Run
 
 
 def build(run, args):
