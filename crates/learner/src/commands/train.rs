@@ -8,7 +8,7 @@ use clap::Args;
 use nnue_core::cli::words::count;
 
 use super::shape::ShapeArgs;
-use crate::data::Filter;
+use crate::data::{Filter, FilterPreset};
 use crate::error::LearnError;
 use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
 use crate::optim::{LrSchedule, Optimizer, OptimizerKind, Schedule};
@@ -165,6 +165,16 @@ pub struct TrainArgs {
     /// Skip positions with |score| above this.
     #[arg(long, alias = "eval_limit", default_value_t = 32000)]
     pub eval_limit: i32,
+    /// Skip positions with fewer pieces than N on the board, kings included.
+    #[arg(long, default_value_t = 0)]
+    pub min_pieces: u8,
+    /// A named filter in place of --early-fen-skipping, --smart-fen-skipping,
+    /// --eval-limit and --min-pieces: viriformat (its crate's default: ply 16 on,
+    /// at least 4 pieces, a quiet best move, not in check, |score| below 31339)
+    /// or bullet (its binpack example: ply 16 on, a quiet best move, not in
+    /// check, |score| up to 10000).
+    #[arg(long, value_enum, conflicts_with_all = ["early_fen_skipping", "smart_fen_skipping", "eval_limit", "min_pieces"])]
+    pub filter_preset: Option<FilterPreset>,
     /// Train on drawn games (1) or not (0).
     #[arg(long, alias = "use_draw_games_in_training", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
     pub use_draw_games_in_training: u8,
@@ -293,13 +303,18 @@ fn loss_of(args: &TrainArgs) -> LossParams {
 }
 
 fn filter_of(args: &TrainArgs) -> Filter {
-    Filter {
+    let filter = Filter {
         smart_fen_skipping: args.smart_fen_skipping,
         random_fen_skipping: args.random_fen_skipping,
         early_fen_skipping: args.early_fen_skipping,
         eval_limit: args.eval_limit,
+        min_pieces: args.min_pieces,
         use_draws: args.use_draw_games_in_training != 0,
         seed: args.seed,
+    };
+    match args.filter_preset {
+        Some(preset) => preset.apply(filter),
+        None => filter,
     }
 }
 

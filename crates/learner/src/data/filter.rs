@@ -16,6 +16,9 @@ pub struct Filter {
     pub early_fen_skipping: u16,
     /// Skip positions with |score| above this.
     pub eval_limit: i32,
+    /// Skip positions with fewer pieces than this on the board, kings
+    /// included (0 and 2 keep every position).
+    pub min_pieces: u8,
     /// Keep positions of drawn games.
     pub use_draws: bool,
     /// Seed of the random skipping.
@@ -29,6 +32,7 @@ impl Default for Filter {
             random_fen_skipping: 0,
             early_fen_skipping: 0,
             eval_limit: 32000,
+            min_pieces: 0,
             use_draws: true,
             seed: 0,
         }
@@ -41,6 +45,7 @@ impl Filter {
     pub fn accepts(&self, record: &TrainingRecord, draw: u64) -> bool {
         if i32::from(record.score).abs() > self.eval_limit
             || record.game_ply < self.early_fen_skipping
+            || record.position.board.occupied().count() < usize::from(self.min_pieces)
             || (!self.use_draws && record.result == GameResult::Draw)
         {
             return false;
@@ -62,6 +67,47 @@ impl Filter {
         Filter {
             random_fen_skipping: 0,
             ..self.clone()
+        }
+    }
+}
+
+/// The filters of the bullet ecosystem by name, as `--filter-preset` sets them
+/// (random skipping, draws and the seed stay the command line's).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FilterPreset {
+    /// The `viriformat` crate's `Filter::default()`: ply at least 16, at least 4
+    /// pieces, no capture, promotion or en-passant best move, not in check,
+    /// |score| below 31339.
+    Viriformat,
+    /// bullet's example filter for Stockfish binpacks: ply at least 16, not in
+    /// check, |score| at most 10000, no capture or promotion best move (bullet's
+    /// example also drops castling moves, which this keeps).
+    Bullet,
+}
+
+/// The first ply a preset keeps.
+const PRESET_MIN_PLY: u16 = 16;
+/// viriformat's `max_eval`: a position is skipped from this |score| up.
+const VIRIFORMAT_MAX_EVAL: i32 = 31339;
+/// viriformat's `min_pieces`.
+const VIRIFORMAT_MIN_PIECES: u8 = 4;
+/// The |score| bound of bullet's binpack example (kept up to it).
+const BULLET_EVAL_LIMIT: i32 = 10_000;
+
+impl FilterPreset {
+    /// `base` with this preset's rules in place of its ply, tactical, score and
+    /// piece-count rules.
+    pub fn apply(self, base: Filter) -> Filter {
+        let (eval_limit, min_pieces) = match self {
+            FilterPreset::Viriformat => (VIRIFORMAT_MAX_EVAL - 1, VIRIFORMAT_MIN_PIECES),
+            FilterPreset::Bullet => (BULLET_EVAL_LIMIT, 0),
+        };
+        Filter {
+            smart_fen_skipping: true,
+            early_fen_skipping: PRESET_MIN_PLY,
+            eval_limit,
+            min_pieces,
+            ..base
         }
     }
 }
