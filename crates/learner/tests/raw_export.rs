@@ -246,3 +246,45 @@ fn export_follows_the_output_rule_and_names_a_missing_net() {
     assert!(out.starts_with(&format!("wrote:         {} (6208 bytes, raw layout)\nshape:         768x1 -> 4x2 -> 1 (crelu, 1 output bucket)\n", raw.display())), "{out}");
     assert_eq!(std::fs::metadata(&raw).unwrap().len(), 6208);
 }
+
+#[test]
+fn train_output_raw_writes_the_exported_bytes_and_refuses_hidden_layers_up_front() {
+    let dir = common::temp_dir("raw-train-output");
+    let shape = ["--feature-set", "All", "--ft-size", "8"];
+    let (net, exported) = train_and_export(&dir, "net", &shape);
+    let raw = dir.join("during.raw");
+    let again = dir.join("again.nnue");
+    let out = Train::on(&common::sample("vf"))
+        .args(shape)
+        .hidden("")
+        .run("2", "1000", "100")
+        .args(["--validation-count", "200", "--seed", "3", "--threads", "1"])
+        .quiet()
+        .output(&again)
+        .file("--output-raw", &raw)
+        .learn_ok();
+    assert!(
+        out.contains(&format!("; raw layout in {} (", raw.display())),
+        "{out}"
+    );
+    assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&net).unwrap());
+    assert_eq!(
+        std::fs::read(&raw).unwrap(),
+        std::fs::read(&exported).unwrap()
+    );
+    let hidden = dir.join("hidden.nnue");
+    let (ok, code, _, err) = Train::on(&common::sample("vf"))
+        .all("8")
+        .hidden("4")
+        .run("1", "1000", "100")
+        .quiet()
+        .output(&hidden)
+        .file("--output-raw", &dir.join("hidden.raw"))
+        .learn();
+    assert!(!ok && code == 2, "{err}");
+    assert!(
+        err.contains("hidden layer(s): the raw layout holds"),
+        "{err}"
+    );
+    assert!(!hidden.exists());
+}

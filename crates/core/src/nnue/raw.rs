@@ -25,6 +25,7 @@
 //! (docs/FORMATS.md gives the formula).
 
 use super::activation::Activation;
+use super::arch::Architecture;
 use super::network::Network;
 
 /// Inputs of one king bucket: 12 piece planes of 64 squares.
@@ -98,7 +99,12 @@ fn king_buckets(feature_set: &str) -> Result<usize, RawLayoutError> {
 
 /// The raw shape of `net`, or why it has none.
 pub fn raw_shape(net: &Network) -> Result<RawShape, RawLayoutError> {
-    let arch = net.architecture();
+    raw_shape_of(net.architecture())
+}
+
+/// The raw shape of a net of architecture `arch`, or why it has none (what
+/// a trainer checks before it starts).
+pub fn raw_shape_of(arch: &Architecture) -> Result<RawShape, RawLayoutError> {
     let king_buckets = king_buckets(&arch.feature_set)?;
     if !arch.hidden.is_empty() {
         return Err(RawLayoutError::HiddenLayers(arch.hidden.len()));
@@ -164,7 +170,7 @@ pub fn to_raw_bytes(net: &Network) -> Result<Vec<u8>, RawLayoutError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::{random_network, Architecture};
+    use crate::nnue::random_network;
 
     #[test]
     fn raw_features_map_to_the_toolkit_planes() {

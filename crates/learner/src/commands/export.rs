@@ -3,7 +3,7 @@
 //! with the numbers an engine needs to evaluate it printed beside.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use nnue_core::nnue::raw::{raw_shape, to_raw_bytes, RawShape};
 use nnue_core::nnue::Network;
@@ -62,26 +62,34 @@ fn report(output: &str, shape: &RawShape, len: usize) -> String {
     out
 }
 
+/// Reads the `.nnue` at `net` and writes its raw layout to `output` (the
+/// output rule already checked); the shape and the byte count written.
+fn export_raw(net: &Path, output: &Path) -> Result<(RawShape, usize), LearnError> {
+    let source = net.display().to_string();
+    let bytes = std::fs::read(net).map_err(|e| LearnError::io(net, "cannot read file", e))?;
+    let network = Network::from_bytes(&bytes, &source)?;
+    let raw_error = |error| LearnError::RawLayout {
+        path: net.to_path_buf(),
+        error,
+    };
+    let shape = raw_shape(&network).map_err(raw_error)?;
+    let raw = to_raw_bytes(&network).map_err(raw_error)?;
+    write_atomic(output, &raw)?;
+    Ok((shape, raw.len()))
+}
+
+/// `train --output-raw`: the trained `.nnue` at `net` written raw to `output`;
+/// the byte count.
+pub fn write_raw(net: &Path, output: &Path) -> Result<usize, LearnError> {
+    export_raw(net, output).map(|(_, len)| len)
+}
+
 /// `nnue-learn export`: reads the net, writes the raw file, returns the report.
 pub fn run(args: &ExportArgs) -> Result<String, LearnError> {
     let Layout::Raw = args.layout;
     OutputCheck::new(OutputCheck::mode_from_flags(args.force, false))
         .inputs([&args.net])
         .check(&args.output)?;
-    let source = args.net.display().to_string();
-    let bytes =
-        std::fs::read(&args.net).map_err(|e| LearnError::io(&args.net, "cannot read file", e))?;
-    let net = Network::from_bytes(&bytes, &source)?;
-    let raw_error = |error| LearnError::RawLayout {
-        path: args.net.clone(),
-        error,
-    };
-    let shape = raw_shape(&net).map_err(raw_error)?;
-    let raw = to_raw_bytes(&net).map_err(raw_error)?;
-    write_atomic(&args.output, &raw)?;
-    Ok(report(
-        &args.output.display().to_string(),
-        &shape,
-        raw.len(),
-    ))
+    let (shape, len) = export_raw(&args.net, &args.output)?;
+    Ok(report(&args.output.display().to_string(), &shape, len))
 }

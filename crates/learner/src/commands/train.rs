@@ -201,6 +201,11 @@ pub struct TrainArgs {
     /// .bin tail and bad .plain records too; a corrupt .binpack chunk still stops).
     #[arg(long)]
     pub skip_invalid: bool,
+    /// Also write the trained net in the raw layout of bullet-trained engines
+    /// (as `nnue-learn export --layout raw` does) to FILE; the net must be
+    /// All, KAm4 or KAm8 without hidden layers.
+    #[arg(long, value_name = "FILE")]
+    pub output_raw: Option<PathBuf>,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Worker threads [default: all cores].
@@ -381,6 +386,9 @@ pub fn config_of(args: &TrainArgs) -> Result<TrainConfig, LearnError> {
 /// Runs `nnue-learn train`.
 pub fn run(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
     let config = config_of(args)?;
+    if let Some(raw) = &args.output_raw {
+        check_raw_output(&config, raw)?;
+    }
     crate::train::outputs::prepare_outputs(&config)?;
     let pool = super::thread_pool(args.threads)?;
     println!(
@@ -394,6 +402,13 @@ pub fn run(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
         count(pool.current_num_threads() as u64, "thread")
     );
     let outcome = pool.install(|| train(&config, stop, &mut std::io::stdout()))?;
+    let raw_note = match &args.output_raw {
+        Some(raw) => {
+            let len = super::export::write_raw(&config.output_net, raw)?;
+            format!("; raw layout in {} ({len} bytes)", raw.display())
+        }
+        None => String::new(),
+    };
     Ok(format!(
         "wrote {} after {} epochs, {} positions ({} in {:.1} s, {:.0} positions/s); validation loss {:.6}; {} parameters clamped by quantization",
         config.output_net.display(),
@@ -404,5 +419,20 @@ pub fn run(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
         outcome.trained as f64 / outcome.seconds.max(1e-9),
         outcome.val_loss,
         outcome.clamped
-    ))
+    ) + &raw_note)
+}
+
+/// Before any work: the run's net has a raw layout, and `raw` is an output the
+/// output rule accepts (not an input, not the `.nnue`, not existing without
+/// `--force`).
+fn check_raw_output(config: &TrainConfig, raw: &std::path::Path) -> Result<(), LearnError> {
+    nnue_core::nnue::raw::raw_shape_of(&config.shape.arch)
+        .map_err(|e| LearnError::Usage(format!("--output-raw {}: {e}", raw.display())))?;
+    let mut inputs = config.train.clone();
+    inputs.push(config.output_net.clone());
+    let mode = nnue_core::output::OutputCheck::mode_from_flags(config.force, false);
+    nnue_core::output::OutputCheck::new(mode)
+        .inputs(&inputs)
+        .check(raw)?;
+    Ok(())
 }
