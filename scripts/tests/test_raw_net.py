@@ -123,6 +123,10 @@ class ViriformatToRawNet(unittest.TestCase):
     def test_crelu_all(self):
         self.check(["--feature-set", "All", "--ft-size", "32"])
 
+    def test_crelu_with_four_king_buckets(self):
+        self.check(["--feature-set", "KAm4", "--ft-size", "8", "--output-buckets", "4"],
+                   output_buckets=4, king_buckets=4)
+
     def test_screlu_with_king_and_output_buckets(self):
         self.check(["--feature-set", "KAm8", "--ft-size", "16", "--activation", "screlu",
                     "--output-buckets", "8"],
