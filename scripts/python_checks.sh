@@ -25,7 +25,7 @@
 # installed into a virtual environment under target/ the first time (`pip install -e
 # scripts`; set NNUE_PYTHON to a python3 that already has python-chess to skip that: the
 # package is then taken from scripts/). The engine is built with
-# `cargo build --release --bin nnue` (and `--bin nnue-learn --bin nnue-gen-sfen` for
+# `cargo build --release --bin nnue --bin nnue-learn` (and `--bin nnue-gen-sfen` too for
 # --study and --pipeline).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,7 +67,8 @@ if $study || $pipeline || $recipe; then
   # The unit tests' end-to-end cases (external games) need the generator as well.
   cargo build --release --bin nnue --bin nnue-learn --bin nnue-gen-sfen
 else
-  cargo build --release --bin nnue
+  # nnue-learn for the raw-net check (a net trained, exported raw, compared with nnue).
+  cargo build --release --bin nnue --bin nnue-learn
 fi
 engine=target/release/nnue
 

@@ -1,10 +1,11 @@
 //! `nnue-gen-sfen convert IN OUT [--validate] [--append | --force]
-//! [--input-format NAME] [--output-format NAME]`.
+//! [--input-format NAME] [--output-format NAME] [--rescale F] [filters]`.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
+use nnue_core::data::filter::FilterArgs;
 use nnue_core::data::{
     check_appendable, BinpackWriter, DataError, ReaderOptions, RecordPolicy, TrainingDataWriter,
     Validation,
@@ -55,6 +56,9 @@ pub struct ConvertArgs {
     /// 16-bit range is an error naming the record.
     #[arg(long, value_name = "F", value_parser = parse_factor)]
     pub rescale: Option<f64>,
+    /// Which records are written (all without these options).
+    #[command(flatten)]
+    pub filter: FilterArgs,
 }
 
 /// A `--rescale` factor: a finite number above 0.
@@ -87,13 +91,20 @@ pub struct Converted {
     pub written: u64,
     /// Invalid records skipped (only with `skip_invalid`).
     pub skipped: u64,
+    /// Valid records the filter left out.
+    pub filtered: u64,
 }
 
 /// Runs `convert` and says what it did.
 pub fn run(args: &ConvertArgs) -> Result<String, Error> {
     let done = convert(args)?;
+    let filtered = if args.filter.filter().is_some() {
+        format!(", {} filtered out", done.filtered)
+    } else {
+        String::new()
+    };
     Ok(format!(
-        "converted {} records ({} invalid skipped): {} -> {}",
+        "converted {} records ({} invalid skipped{filtered}): {} -> {}",
         done.written,
         done.skipped,
         args.input.display(),
@@ -152,9 +163,17 @@ pub fn convert(options: &ConvertArgs) -> Result<Converted, Error> {
     let (guard, file) = AtomicOutput::create(output, options.append)?;
     // Errors name the destination the user gave, not the temporary file.
     let mut writer = TrainingDataWriter::from_file(file, output, out_format)?;
-    let mut count = 0u64;
+    let (mut count, mut read) = (0u64, 0u64);
+    let filter = options.filter.filter();
     let source = (input, Some(in_format));
-    let skipped = for_each_record_as(source, reader_options, validation, |raw, _| {
+    let skipped = for_each_record_as(source, reader_options, validation, |raw, record| {
+        read += 1;
+        if filter
+            .as_ref()
+            .is_some_and(|f| !f.accepts(record, read - 1))
+        {
+            return Ok(());
+        }
         let mut rec = *raw;
         rec.padding = PADDING_BYTE;
         if let Some(factor) = options.rescale {
@@ -165,12 +184,13 @@ pub fn convert(options: &ConvertArgs) -> Result<Converted, Error> {
         Ok(())
     })?;
     writer.finish()?;
-    if count == 0 {
+    if read == 0 {
         return Err(DataError::no_records(&[input], skipped).into());
     }
     guard.commit()?;
     Ok(Converted {
         written: count,
         skipped,
+        filtered: read - count,
     })
 }

@@ -29,6 +29,7 @@ use crate::error::Error;
 use crate::format::{estimated_records, Format};
 use crate::rng::{mix, parse_seed, GenRng};
 use crate::source::for_each_record;
+use nnue_core::data::filter::{Filter, FilterArgs};
 
 const RECORD: usize = PACKED_SFEN_VALUE_SIZE;
 /// Head room over the memory budget for buckets that come out larger than average.
@@ -57,6 +58,9 @@ pub struct ShuffleArgs {
     /// Replace an existing output (never one of the inputs).
     #[arg(long)]
     pub force: bool,
+    /// Which records are shuffled in (all without these options).
+    #[command(flatten)]
+    pub filter: FilterArgs,
 }
 
 /// Largest `--memory-mib`: 1 TiB of bucket.
@@ -99,17 +103,18 @@ pub fn shuffle(args: &ShuffleArgs) -> Result<u64, Error> {
     let bytes = estimate.saturating_mul(RECORD as u64);
     let buckets = ((bytes as f64 * BUCKET_SLACK / budget as f64).ceil() as u64).max(1);
     let mut rng = GenRng::new(mix(parse_seed(&args.seed)));
+    let filter = args.filter.filter();
     let (guard, file) = AtomicOutput::create(output, false)?;
     let mut out = TrainingDataWriter::from_file(file, output, out_format)?;
     if buckets == 1 {
         let mut all = Vec::with_capacity(bytes as usize);
-        for_each_input(&inputs, |record| {
+        for_each_input(&inputs, filter.as_ref(), |record| {
             all.extend_from_slice(record);
             Ok(())
         })?;
         write_shuffled(&mut all, &mut rng, &mut out)?;
     } else {
-        let parts = split(output, &inputs, buckets as usize, &mut rng)?;
+        let parts = split(output, &inputs, filter.as_ref(), buckets as usize, &mut rng)?;
         for path in &parts.paths {
             let mut data = fs::read(path).map_err(|source| Error::Read {
                 file: path.clone(),
@@ -152,16 +157,26 @@ fn check_files(args: &ShuffleArgs) -> Result<(Format, Vec<Input>), Error> {
 
 /// Calls `emit` with the 40-byte form of every record of every input, in
 /// file order; the first bad record, chunk or line is an error naming it.
+/// Records `filter` leaves out are not emitted; the filter's draw number is
+/// the record's number among all the inputs' records.
 fn for_each_input(
     inputs: &[Input],
+    filter: Option<&Filter>,
     mut emit: impl FnMut(&[u8; RECORD]) -> Result<(), Error>,
 ) -> Result<(), Error> {
+    let mut draw = 0u64;
     for input in inputs {
         for_each_record(
             &input.path,
             ReaderOptions::default(),
             Validation::Fast,
-            |raw, _| emit(&raw.to_bytes()),
+            |raw, record| {
+                draw += 1;
+                match filter {
+                    Some(f) if !f.accepts(record, draw - 1) => Ok(()),
+                    _ => emit(&raw.to_bytes()),
+                }
+            },
         )?;
     }
     Ok(())
@@ -170,6 +185,7 @@ fn for_each_input(
 fn split(
     output: &Path,
     inputs: &[Input],
+    filter: Option<&Filter>,
     count: usize,
     rng: &mut GenRng,
 ) -> Result<Buckets, Error> {
@@ -198,7 +214,7 @@ fn split(
                 .map_err(|source| write_err(k, source))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    for_each_input(inputs, |record| {
+    for_each_input(inputs, filter, |record| {
         let k = rng.below(count as u64) as usize;
         writers[k]
             .write_all(record)

@@ -303,3 +303,81 @@ fn rescale_multiplies_scores_and_refuses_ones_that_leave_16_bits() {
     let bad = run(&["convert", p(&sf("binpack")), p(&big), "--rescale", "-1"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `convert` and `shuffle` apply the trainer's filter (one type, the same
+/// options and presets): what they keep of the sample is exactly what the
+/// filter accepts, in order for `convert`.
+#[test]
+fn convert_and_shuffle_keep_what_the_shared_filter_accepts() {
+    use nnue_core::data::filter::{Filter, FilterPreset};
+    let dir = temp_dir("foreign-filter");
+    let input = records(&sf("vf"));
+    let kept = |filter: &Filter| -> Vec<TrainingRecord> {
+        let accepted = input.iter().enumerate();
+        accepted
+            .filter(|(i, r)| filter.accepts(r, *i as u64))
+            .map(|(_, r)| r.clone())
+            .collect()
+    };
+    let viri = dir.join("viri.bin");
+    let out = run(&[
+        "convert",
+        p(&sf("vf")),
+        p(&viri),
+        "--filter-preset",
+        "viriformat",
+    ]);
+    assert_ok(&out);
+    let preset = FilterPreset::Viriformat.apply(Filter::default());
+    assert_eq!(records(&viri), kept(&preset));
+    assert_eq!(records(&viri).len(), 2160);
+    let line = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        line.starts_with("converted 2160 records (0 invalid skipped, 840 filtered out)"),
+        "{line}"
+    );
+    let random = dir.join("random.mf");
+    let args = [
+        "--random-fen-skipping",
+        "3",
+        "--skip-seed",
+        "5",
+        "--min-pieces",
+        "6",
+    ];
+    assert_ok(&run(&[
+        &["convert", p(&sf("vf")), p(&random)][..],
+        &args[..],
+    ]
+    .concat()));
+    let by_hand = Filter {
+        random_fen_skipping: 3,
+        seed: 5,
+        min_pieces: 6,
+        ..Filter::default()
+    };
+    let want = kept(&by_hand);
+    let got = records(&random);
+    assert_eq!(got.len(), want.len());
+    assert!(got
+        .iter()
+        .zip(&want)
+        .all(|(g, w)| g.position == w.position && g.score == w.score));
+    let shuffled = dir.join("shuffled.bin");
+    assert_ok(&run(&[
+        "shuffle",
+        p(&sf("bin")),
+        p(&shuffled),
+        "--filter-preset",
+        "bullet",
+    ]));
+    let mut got: Vec<_> = records(&shuffled)
+        .iter()
+        .map(|r| r.position.fen())
+        .collect();
+    let bullet = FilterPreset::Bullet.apply(Filter::default());
+    let mut want: Vec<_> = kept(&bullet).iter().map(|r| r.position.fen()).collect();
+    got.sort();
+    want.sort();
+    assert_eq!((got.len(), got), (2178, want));
+}

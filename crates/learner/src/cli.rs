@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::commands::{bench, check, features, info, random_net, train};
+use crate::commands::{bench, check, export, features, info, random_net, train};
 
 #[derive(Parser)]
 #[command(
@@ -25,6 +25,9 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Print a net's architecture, feature set, sizes, hashes and Stockfish name.
     Info(info::InfoArgs),
+    /// Write a net in another layout: `--layout raw`, the headerless i16 layout
+    /// bullet-trained engines embed (768->Nx2->1 nets; docs/FORMATS.md).
+    Export(export::ExportArgs),
     /// Write a reproducible pseudo-random net of any architecture (SplitMix64, as the
     /// reference generator make_random_halfkp.py behind tests/data's Stockfish 12
     /// evaluations; HalfKP 256x2-32-32 gives identical bytes).

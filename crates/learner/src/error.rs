@@ -65,6 +65,13 @@ pub enum LearnError {
     /// be refused when loaded); nothing is written.
     #[error("{}: {error}; not written (lower --lr?)", path.display())]
     Range { path: PathBuf, error: RangeError },
+    /// A net that the asked layout cannot hold (`export --layout raw` of a
+    /// net with hidden layers or another feature set).
+    #[error("{}: {error}", path.display())]
+    RawLayout {
+        path: PathBuf,
+        error: nnue_core::nnue::raw::RawLayoutError,
+    },
     /// The run diverged; nothing of the diverged weights was saved.
     #[error("training diverged: {0}; stopped without saving these weights (files saved before are kept)")]
     Diverged(#[from] DivergenceError),

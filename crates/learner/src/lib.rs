@@ -24,6 +24,7 @@ pub fn run(command: cli::Command, stop: &AtomicBool) -> Result<String, LearnErro
         cli::Command::Train(args) => commands::train::run(&args, stop),
         cli::Command::Bench(args) => commands::bench::run(&args),
         cli::Command::Info(args) => commands::info::run(&args),
+        cli::Command::Export(args) => commands::export::run(&args),
         cli::Command::RandomNet(args) => commands::random_net::run(&args),
         cli::Command::Check(args) => commands::check::run(&args),
         cli::Command::Features(args) => commands::features::run(&args),

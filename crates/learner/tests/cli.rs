@@ -143,3 +143,24 @@ fn quiet_is_one_flag() {
         assert_eq!(err, "", "{flag} printed a progress bar");
     }
 }
+
+#[test]
+fn a_filter_preset_replaces_the_options_it_names() {
+    let data = common::sample_bin();
+    let d = data.to_str().unwrap();
+    let args = [
+        "train",
+        "--train",
+        d,
+        "--output-net",
+        "never-written.nnue",
+        "--filter-preset",
+        "viriformat",
+        "--eval-limit",
+        "5",
+    ];
+    usage(
+        &args,
+        "the argument '--filter-preset <FILTER_PRESET>' cannot be used with '--eval-limit <EVAL_LIMIT>'",
+    );
+}

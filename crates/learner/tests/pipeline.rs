@@ -5,7 +5,7 @@ mod common;
 
 use nnue_core::data::{BinReader, ReaderOptions};
 use nnue_learner::data::filter::is_noisy;
-use nnue_learner::data::{Filter, Stream};
+use nnue_learner::data::{Filter, FilterPreset, Stream};
 use nnue_learner::optim::{LrSchedule, Schedule, Verdict};
 use shakmaty::Position;
 
@@ -103,6 +103,31 @@ fn the_other_filters() {
         count(&early),
         records.iter().filter(|r| r.game_ply >= 20).count()
     );
+    let pieces = |r: &nnue_core::data::TrainingRecord| r.position.board.occupied().count();
+    let few = Filter {
+        min_pieces: 20,
+        ..Filter::default()
+    };
+    assert_eq!(
+        count(&few),
+        records.iter().filter(|r| pieces(r) >= 20).count()
+    );
+    // The presets are the rules they name, together.
+    let viriformat = FilterPreset::Viriformat.apply(Filter::default());
+    let by_hand = |r: &nnue_core::data::TrainingRecord, limit: i32, min_pieces: usize| {
+        r.game_ply >= 16
+            && !is_noisy(r)
+            && i32::from(r.score).abs() <= limit
+            && pieces(r) >= min_pieces
+    };
+    let kept = records.iter().filter(|r| by_hand(r, 31_338, 4)).count();
+    assert_eq!(count(&viriformat), kept);
+    let bullet = FilterPreset::Bullet.apply(Filter::default());
+    let kept_bullet = records.iter().filter(|r| by_hand(r, 10_000, 0)).count();
+    assert_eq!(count(&bullet), kept_bullet);
+    // Of the 3000 sample positions: 1076 with 20 pieces or more; 2160 kept by
+    // viriformat's rules, 2178 by bullet's.
+    assert_eq!((count(&few), kept, kept_bullet), (1076, 2160, 2178));
     // Random skipping with N = 3 keeps about a quarter, reproducibly per seed.
     let random = Filter {
         random_fen_skipping: 3,

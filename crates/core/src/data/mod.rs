@@ -18,6 +18,7 @@ mod boards;
 pub mod bullet;
 mod codec_error;
 mod error;
+pub mod filter;
 mod format;
 pub mod marlin;
 mod open;

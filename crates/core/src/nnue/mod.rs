@@ -2,7 +2,8 @@
 //! writing ([`io`]), the network and its forward pass ([`network`]), float ↔ int
 //! mapping ([`quant`]), SIMD kernels ([`simd`]), the incremental accumulator stack
 //! ([`accumulator`]), reproducible random nets ([`random`]), the transformer's
-//! activation ([`activation`]) and material output buckets ([`buckets`]).
+//! activation ([`activation`]), material output buckets ([`buckets`]) and the
+//! headerless layout bullet-trained engines embed ([`raw`]).
 
 pub mod accumulator;
 pub mod activation;
@@ -15,6 +16,7 @@ pub mod network;
 pub mod quant;
 pub mod random;
 pub mod range;
+pub mod raw;
 pub mod sha256;
 pub mod simd;
 

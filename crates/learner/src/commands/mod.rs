@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod export;
 pub mod features;
 pub mod info;
 pub mod random_net;

@@ -8,7 +8,7 @@ use clap::Args;
 use nnue_core::cli::words::count;
 
 use super::shape::ShapeArgs;
-use crate::data::Filter;
+use crate::data::{Filter, FilterPreset};
 use crate::error::LearnError;
 use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
 use crate::optim::{LrSchedule, Optimizer, OptimizerKind, Schedule};
@@ -165,6 +165,16 @@ pub struct TrainArgs {
     /// Skip positions with |score| above this.
     #[arg(long, alias = "eval_limit", default_value_t = 32000)]
     pub eval_limit: i32,
+    /// Skip positions with fewer pieces than N on the board, kings included.
+    #[arg(long, default_value_t = 0)]
+    pub min_pieces: u8,
+    /// A named filter in place of --early-fen-skipping, --smart-fen-skipping,
+    /// --eval-limit and --min-pieces: viriformat (its crate's default: ply 16 on,
+    /// at least 4 pieces, a quiet best move, not in check, |score| below 31339)
+    /// or bullet (its binpack example: ply 16 on, a quiet best move, not in
+    /// check, |score| up to 10000).
+    #[arg(long, value_enum, conflicts_with_all = ["early_fen_skipping", "smart_fen_skipping", "eval_limit", "min_pieces"])]
+    pub filter_preset: Option<FilterPreset>,
     /// Train on drawn games (1) or not (0).
     #[arg(long, alias = "use_draw_games_in_training", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
     pub use_draw_games_in_training: u8,
@@ -191,6 +201,11 @@ pub struct TrainArgs {
     /// .bin tail and bad .plain records too; a corrupt .binpack chunk still stops).
     #[arg(long)]
     pub skip_invalid: bool,
+    /// Also write the trained net in the raw layout of bullet-trained engines
+    /// (as `nnue-learn export --layout raw` does) to FILE; the net must be
+    /// All, KAm4 or KAm8 without hidden layers.
+    #[arg(long, value_name = "FILE")]
+    pub output_raw: Option<PathBuf>,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Worker threads [default: all cores].
@@ -293,13 +308,18 @@ fn loss_of(args: &TrainArgs) -> LossParams {
 }
 
 fn filter_of(args: &TrainArgs) -> Filter {
-    Filter {
+    let filter = Filter {
         smart_fen_skipping: args.smart_fen_skipping,
         random_fen_skipping: args.random_fen_skipping,
         early_fen_skipping: args.early_fen_skipping,
         eval_limit: args.eval_limit,
+        min_pieces: args.min_pieces,
         use_draws: args.use_draw_games_in_training != 0,
         seed: args.seed,
+    };
+    match args.filter_preset {
+        Some(preset) => preset.apply(filter),
+        None => filter,
     }
 }
 
@@ -366,6 +386,9 @@ pub fn config_of(args: &TrainArgs) -> Result<TrainConfig, LearnError> {
 /// Runs `nnue-learn train`.
 pub fn run(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
     let config = config_of(args)?;
+    if let Some(raw) = &args.output_raw {
+        check_raw_output(&config, raw)?;
+    }
     crate::train::outputs::prepare_outputs(&config)?;
     let pool = super::thread_pool(args.threads)?;
     println!(
@@ -379,6 +402,13 @@ pub fn run(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
         count(pool.current_num_threads() as u64, "thread")
     );
     let outcome = pool.install(|| train(&config, stop, &mut std::io::stdout()))?;
+    let raw_note = match &args.output_raw {
+        Some(raw) => {
+            let len = super::export::write_raw(&config.output_net, raw)?;
+            format!("; raw layout in {} ({len} bytes)", raw.display())
+        }
+        None => String::new(),
+    };
     Ok(format!(
         "wrote {} after {} epochs, {} positions ({} in {:.1} s, {:.0} positions/s); validation loss {:.6}; {} parameters clamped by quantization",
         config.output_net.display(),
@@ -389,5 +419,20 @@ pub fn run(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
         outcome.trained as f64 / outcome.seconds.max(1e-9),
         outcome.val_loss,
         outcome.clamped
-    ))
+    ) + &raw_note)
+}
+
+/// Before any work: the run's net has a raw layout, and `raw` is an output the
+/// output rule accepts (not an input, not the `.nnue`, not existing without
+/// `--force`).
+fn check_raw_output(config: &TrainConfig, raw: &std::path::Path) -> Result<(), LearnError> {
+    nnue_core::nnue::raw::raw_shape_of(&config.shape.arch)
+        .map_err(|e| LearnError::Usage(format!("--output-raw {}: {e}", raw.display())))?;
+    let mut inputs = config.train.clone();
+    inputs.push(config.output_net.clone());
+    let mode = nnue_core::output::OutputCheck::mode_from_flags(config.force, false);
+    nnue_core::output::OutputCheck::new(mode)
+        .inputs(&inputs)
+        .check(raw)?;
+    Ok(())
 }

@@ -14,6 +14,6 @@ pub mod stream;
 
 pub use batch::SparseBatch;
 pub use batcher::Batcher;
-pub use filter::Filter;
+pub use filter::{Filter, FilterPreset};
 pub use source::{DataSource, PositionSource, SourceOptions};
 pub use stream::{Stream, StreamState};

@@ -25,12 +25,13 @@ const UNFORCEABLE: [&str; 7] = [
 
 /// Options added after checkpoints were first written, with the value a
 /// checkpoint written before them ran with: such a checkpoint still resumes.
-const LATER_OPTIONS: [(&str, &str); 5] = [
+const LATER_OPTIONS: [(&str, &str); 6] = [
     ("--lr-schedule", "step"),
     ("--lr-final", NO_FINAL_LR),
     ("--lr-warmup-batches", "0"),
     ("--activation", "crelu"),
     ("--output-buckets", "1"),
+    ("--min-pieces", "0"),
 ];
 
 /// How a checkpoint records `--lr-final` left unset.
@@ -172,6 +173,7 @@ fn filter_settings(config: &TrainConfig) -> Vec<Pair> {
         ("--random-fen-skipping", f.random_fen_skipping.to_string()),
         ("--early-fen-skipping", f.early_fen_skipping.to_string()),
         ("--eval-limit", f.eval_limit.to_string()),
+        ("--min-pieces", f.min_pieces.to_string()),
         (
             "--use-draw-games-in-training",
             u8::from(f.use_draws).to_string(),
