@@ -72,6 +72,14 @@ def parse_player(spec, engine):
     return Entrant(check_name(name, spec), [engine], "uci", parse_option_list(options, spec))
 
 
+def parse_player_engine(spec):
+    """--player-engine NAME=PATH -> (name, path): a player that runs another build."""
+    name, sep, path = spec.partition("=")
+    if not sep or not name.strip() or not path.strip():
+        raise UsageError(f"--player-engine '{spec}' is not NAME=PATH")
+    return name.strip(), path.strip()
+
+
 def parse_opponent(spec):
     """NAME:COMMAND[:uci|xboard][:Name=Value,...] -> an Entrant."""
     fields = spec.split(":")

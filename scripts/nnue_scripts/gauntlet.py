@@ -25,7 +25,8 @@ into target/strength. Any flag given overrides the preset's value (`--resign-sco
 --draw-moves 0` turn adjudication off).
 
 Players (default: `classical:Use NNUE=false` and `nnue`, the engine's defaults) are
-options of --engine. Every player meets every opponent in --games games per opening set
+options of --engine; `--player-engine NAME=PATH` runs player NAME on another build, so
+that two builds of the engine (an old and a new search) are players of one report. Every player meets every opponent in --games games per opening set
 (--book, repeatable; default data/openings.epd): the openings of the book in order, each
 with both colours, as nnue_scripts.match plays them, under one clock for all.
 
@@ -96,7 +97,7 @@ import sys
 import time
 
 from . import adjudication, common, match, shards
-from .entrants import UsageError, parse_anchor, parse_opponent, parse_player, parse_sf_elos
+from .entrants import UsageError, parse_anchor, parse_opponent, parse_player, parse_player_engine, parse_sf_elos
 from .gauntlet_report import markdown, report_json
 from .gauntlet_results import joint_fit, pairing_rows, report_data
 from .opponents import DEBIAN_NAMES, DEFAULT_DEBIAN, default_opponents, parse_debian, usable_opponents
@@ -152,6 +153,8 @@ def parse_args(argv=None):
                         help="strength: the standard strength report (explicit flags override its settings)")
     parser.add_argument("--engine", default=common.DEFAULT_ENGINE)
     parser.add_argument("--player", action="append", default=[], help="NAME[:Name=Value,...] (repeatable)")
+    parser.add_argument("--player-engine", action="append", default=[],
+                        help="NAME=PATH: the player NAME runs this binary instead of --engine (two builds in one report)")
     parser.add_argument("--reference", default=None,
                         help="the player the others are compared with (default: 'classical' if playing, else the first)")
     parser.add_argument("--opponent", action="append", default=[], help="NAME:COMMAND[:uci|xboard][:Name=Value,...]")
@@ -194,7 +197,13 @@ def parse_args(argv=None):
 
 def build_entrants(parser, args, notes):
     try:
+        engines = dict(parse_player_engine(spec) for spec in args.player_engine)
         players = [parse_player(spec, args.engine) for spec in args.player or DEFAULT_PLAYERS]
+        unknown = sorted(set(engines) - {p.name for p in players})
+        if unknown:
+            raise UsageError(f"--player-engine {unknown[0]}: no player of that name")
+        for player in players:
+            player.command = [engines.get(player.name, args.engine)]
         if args.opponent:
             opponents = [parse_opponent(spec) for spec in args.opponent]
         else:
@@ -445,6 +454,9 @@ def main(argv=None):
         print(f"{PROGRAM}: note: {note}", file=sys.stderr)
     if not os.path.exists(args.engine):
         fail(f"engine {args.engine} not found (cargo build --release --bin nnue)")
+    for player in players:
+        if not os.path.exists(player.command[0]):
+            fail(f"player {player.name}: engine {player.command[0]} not found")
     if not opponents:
         fail("no opponent is installed (apt-get install stockfish glaurung toga2 phalanx, or --opponent)")
     os.makedirs(args.out_dir, exist_ok=True)

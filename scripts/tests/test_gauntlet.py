@@ -3,6 +3,7 @@ specifications (entrants), the saved pairings that make a gauntlet resumable (ga
 and the numbers and the report built from results (gauntlet_results, gauntlet_report).
 (Playing needs the Debian engines, which CI machines do not have.)"""
 
+import argparse
 import contextlib
 import io
 import json
@@ -57,6 +58,17 @@ class SpecTest(unittest.TestCase):
         self.assertEqual(parse([]).tc, gauntlet.DEFAULT_TC)
         self.assertEqual(parse(["--tc", "1+0.01"]).tc, "1+0.01")
 
+
+    def test_a_player_can_run_another_build(self):
+        args = parse(["--player", "new", "--player", "old", "--player-engine", "old=/builds/old/nnue",
+                      "--opponent", "sf:stockfish"])
+        players, _ = gauntlet.build_entrants(None, args, [])
+        self.assertEqual([(p.name, p.command) for p in players],
+                         [("new", [args.engine]), ("old", ["/builds/old/nnue"])])
+        for bad in (["--player-engine", "nobody=/x"], ["--player-engine", "old"]):
+            args = parse(["--player", "old", "--opponent", "sf:stockfish", *bad])
+            with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+                gauntlet.build_entrants(argparse.ArgumentParser(), args, [])
 
     def test_the_strength_preset(self):
         args = parse(["--preset", "strength"])
