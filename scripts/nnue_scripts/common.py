@@ -315,17 +315,51 @@ def sprt_llr_pentanomial(counts, elo0, elo1):
     """Log likelihood ratio of H1 (elo1) against H0 (elo0) from the five pair-score counts
     (pentanomial, as fastchess and OpenBench): the same normal approximation as sprt_llr
     with each game pair as one observation of its mean score, so the correlation of the
-    two games of an opening (which a trinomial count ignores) narrows the variance;
-    0 while it is undefined."""
+    two games of an opening (which a trinomial count ignores) narrows the variance.
+    When every pair scored the same the exact ratio is used (see below)."""
     n = sum(counts)
     if n == 0:
         return 0.0
     mean = sum(c * i / 4.0 for i, c in enumerate(counts)) / n
     var = sum(c * (i / 4.0 - mean) ** 2 for i, c in enumerate(counts)) / n
-    if var == 0.0:
-        return 0.0
     s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
+    if var == 0.0:
+        # Every pair scored the same (a clean sweep): the normal approximation has no
+        # variance to divide by; the likelihood ratio itself is still defined once the
+        # outcomes not seen get a tiny probability.
+        return _pentanomial_llr_exact(counts, s0, s1)
     return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+
+
+# The weight given to pair outcomes never seen, so that the constrained maximum
+# likelihood below exists for any counts (as fishtest regularises its pentanomial).
+PENTANOMIAL_PRIOR = 1e-3
+# Bisection steps of the Lagrange multiplier: far below float precision.
+MLE_STEPS = 200
+
+
+def _pentanomial_llr_exact(counts, s0, s1):
+    """The pentanomial log likelihood ratio from maximum likelihood under each
+    hypothesis' expected score (a Lagrange multiplier found by bisection)."""
+    n = sum(counts)
+    freqs = [max(c, PENTANOMIAL_PRIOR) / n for c in counts]
+    total = sum(freqs)
+    freqs = [f / total for f in freqs]
+    means = [i / 4.0 for i in range(5)]
+
+    def constrained(target):
+        def excess(lam):
+            return sum(f * (m - target) / (1 + lam * (m - target)) for f, m in zip(freqs, means))
+
+        lo, hi = -1.0 / (1.0 - target) + 1e-12, 1.0 / target - 1e-12
+        for _ in range(MLE_STEPS):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if excess(mid) > 0 else (lo, mid)
+        lam = (lo + hi) / 2
+        return [f / (1 + lam * (m - target)) for f, m in zip(freqs, means)]
+
+    p0, p1 = constrained(s0), constrained(s1)
+    return sum(c * math.log(a / b) for c, a, b in zip(counts, p1, p0) if c)
 
 
 def sprt_decision(llr, alpha, beta):

@@ -461,8 +461,8 @@ def parse_final(line):
 def promote(screen):
     """A candidate is promoted when the SPRT accepted H1 (stronger than the best by the
     test's elo1, at its error rates), or when the screen reached its game cap undecided
-    with the whole 95 % interval above 0 (the SPRT's normal approximation is silent while
-    every game pair scored the same, e.g. a clean sweep). Otherwise the best stays: the
+    with the whole 95 % interval above 0 (a short screen whose pairs were lopsided can end
+    there before its likelihood ratio reaches a bound). Otherwise the best stays: the
     next generation's data is labelled by the best, so a new net must prove itself."""
     if screen["failures"]:
         return False

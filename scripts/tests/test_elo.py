@@ -88,9 +88,17 @@ class EloTest(unittest.TestCase):
             exact = exact_llr(counts, e0, e1, PAIR_MEANS)
             self.assertAlmostEqual(approx, exact, delta=0.02 * abs(exact) + 0.02, msg=str(counts))
 
-    def test_pentanomial_llr_is_zero_without_variance(self):
-        self.assertEqual(common.sprt_llr_pentanomial([0, 0, 7, 0, 0], 0, 5), 0.0)
+    def test_a_clean_sweep_has_a_likelihood_ratio(self):
         self.assertEqual(common.sprt_llr_pentanomial([0] * 5, 0, 5), 0.0)
+        # Every pair won: each pair's likelihood ratio is about s1 / s0 (the mass the
+        # constrained fits put on a won pair), so 10 pairs give about 10 log(s1 / s0).
+        s0, s1 = common.score_from_elo(0), common.score_from_elo(5)
+        won = common.sprt_llr_pentanomial([0, 0, 0, 0, 10], 0, 5)
+        self.assertAlmostEqual(won, 10 * math.log(s1 / s0), delta=0.01)
+        lost = common.sprt_llr_pentanomial([10, 0, 0, 0, 0], 0, 5)
+        self.assertAlmostEqual(lost, 10 * math.log((1 - s1) / (1 - s0)), delta=0.01)
+        # All pairs split: an even score, evidence for H0 (elo 0) over H1 (elo 5).
+        self.assertLess(common.sprt_llr_pentanomial([0, 0, 7, 0, 0], 0, 5), 0.0)
 
     def test_sprt_decisions(self):
         self.assertEqual(common.sprt_decision(3.0, 0.05, 0.05), "H1")
