@@ -37,16 +37,6 @@ const MAX_PIECES: u32 = 32;
 const THEIRS_BIT: u8 = 8;
 /// XOR of a square index that mirrors it top to bottom.
 const MIRROR: u8 = 56;
-/// The piece types in code order (code 0 = pawn … 5 = king).
-const ROLES: [Role; 6] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
-
 /// One bulletformat record, in the side to move's view.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BulletBoard {
@@ -140,7 +130,7 @@ fn read_pieces(occupancy: Bitboard, nibbles: &[u8]) -> Result<Board, CodecError>
         } else {
             Color::White
         };
-        let role = *ROLES
+        let role = *Role::ALL
             .get(usize::from(code & !THEIRS_BIT))
             .ok_or(CodecError::BadPieceCode { square, code })?;
         board.set_piece_at(square, Piece { color, role });

@@ -40,16 +40,6 @@ const NO_EP: u8 = 64;
 /// The largest halfmove clock a [`DecodedSfen`] holds (7 bits).
 const MAX_RULE50: u8 = 127;
 
-/// The piece types in code order (code 0 = pawn … 5 = king).
-const ROLES: [Role; 6] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
-
 /// One marlinformat record: a position with its White-view score and result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MarlinBoard {
@@ -166,7 +156,7 @@ fn read_pieces(occupancy: Bitboard, nibbles: &[u8]) -> Result<(Board, Bitboard),
                 rooks.add(square);
                 Role::Rook
             }
-            kind => *ROLES
+            kind => *Role::ALL
                 .get(usize::from(kind))
                 .ok_or(CodecError::BadPieceCode { square, code })?,
         };
