@@ -25,6 +25,7 @@ fn sizes_match_the_thesis() {
         ("T", 9216),
         ("KAm4", 4 * 768),
         ("KAm8", 8 * 768),
+        ("HalfKAv2_hm", 32 * 704),
         ("All+H+V", 960),
         ("K*(H+V)", 64 * 192),
     ];

@@ -110,6 +110,7 @@ fn changes_turn_active_lists_into_each_other() {
         "T",
         "KAm4",
         "KAm8",
+        "HalfKAv2_hm",
         "All+H+V",
         "K*(H+V)+MC",
         "All+MB",

@@ -20,6 +20,7 @@
 //! | `MCp` | 160 | [`mobility`] (per-piece pseudo-legal; `MC` before) |
 //! | `T` | 9216 | [`threats`] |
 //! | `KAm4`, `KAm8` | 3072, 6144 | [`buckets`] (mirrored, king-bucketed All) |
+//! | `HalfKAv2_hm` | 22528 | [`halfka_v2_hm`] (Stockfish 15.1) |
 //!
 //! `docs/FEATURES.md` lists every block with its orientation and update cost.
 
@@ -30,6 +31,7 @@ pub mod buckets;
 pub mod change;
 pub mod context;
 pub mod delta;
+pub mod halfka_v2_hm;
 pub mod halfkp;
 pub mod king;
 pub mod lines;

@@ -5,7 +5,7 @@
 //! term   := factor ( '*' factor )*      product, left-associative
 //! factor := BLOCK | '(' spec ')'
 //! BLOCK  := HalfKP | All | K | King-All | H | V | D1 | D2 | PH | PV | MB | MC
-//!         | MBp | MCp | T | KAm4 | KAm8
+//!         | MBp | MCp | T | KAm4 | KAm8 | HalfKAv2_hm
 //! ```
 //! Block names are case-sensitive, whitespace is ignored, and `King-All` is the same
 //! features as `K*All` under its thesis name. Examples: `HalfKP`, `All+H+V`,
@@ -15,6 +15,7 @@ use super::algebra::{Named, Product, Sum};
 use super::all::All;
 use super::block::FeatureBlock;
 use super::buckets::{KingBuckets, MirroredKingAll};
+use super::halfka_v2_hm::HalfKaV2Hm;
 use super::halfkp::HalfKp;
 use super::king::King;
 use super::lines::{LineKind, Lines};
@@ -35,9 +36,25 @@ pub struct FeatureSetError {
 }
 
 /// The names [`parse`] accepts for single blocks.
-pub const BLOCK_NAMES: [&str; 17] = [
-    "HalfKP", "All", "K", "King-All", "H", "V", "D1", "D2", "PH", "PV", "MB", "MC", "MBp", "MCp",
-    "T", "KAm4", "KAm8",
+pub const BLOCK_NAMES: [&str; 18] = [
+    "HalfKP",
+    "All",
+    "K",
+    "King-All",
+    "H",
+    "V",
+    "D1",
+    "D2",
+    "PH",
+    "PV",
+    "MB",
+    "MC",
+    "MBp",
+    "MCp",
+    "T",
+    "KAm4",
+    "KAm8",
+    "HalfKAv2_hm",
 ];
 
 /// Builds the block called `name`, if there is one.
@@ -63,6 +80,7 @@ pub fn block(name: &str) -> Option<Box<dyn FeatureBlock>> {
         "T" => Box::new(Threats),
         "KAm4" => Box::new(MirroredKingAll(KingBuckets::Four)),
         "KAm8" => Box::new(MirroredKingAll(KingBuckets::Eight)),
+        "HalfKAv2_hm" => Box::new(HalfKaV2Hm),
         _ => return None,
     })
 }
@@ -124,7 +142,7 @@ impl Parser<'_> {
                 let start = self.pos;
                 while self
                     .peek()
-                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-')
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
                 {
                     self.pos += 1;
                 }
@@ -195,7 +213,7 @@ fn rename_blocks(spec: &str, map: &[(&str, &str)]) -> (String, bool) {
         word.clear();
     };
     for c in spec.chars() {
-        if c.is_ascii_alphanumeric() || c == '-' {
+        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
             word.push(c);
         } else {
             flush(&mut word, &mut out);

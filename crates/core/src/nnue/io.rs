@@ -14,15 +14,25 @@ use super::arch::{Architecture, MAX_DESCRIPTION_LEN, VERSION};
 use super::error::NetworkError;
 use super::network::{AffineLayer, Network};
 
-/// A bounds-checked little-endian reader that reports offsets.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-    source: &'a str,
+/// A bounds-checked little-endian reader that reports offsets (also reads
+/// Stockfish 15.1's layout, [`super::halfka::file`]).
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) pos: usize,
+    pub(crate) source: &'a str,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], NetworkError> {
+    /// A reader at the start of `bytes`, naming them `source` in its errors.
+    pub(crate) fn new(bytes: &'a [u8], source: &'a str) -> Reader<'a> {
+        Reader {
+            bytes,
+            pos: 0,
+            source,
+        }
+    }
+
+    pub(crate) fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], NetworkError> {
         let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
         match end {
             Some(end) => {
@@ -40,13 +50,17 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn u32(&mut self, what: &'static str) -> Result<u32, NetworkError> {
+    pub(crate) fn u32(&mut self, what: &'static str) -> Result<u32, NetworkError> {
         let b = self.take(4, what)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     /// Reads a u32 and checks it against `expected`.
-    fn expect_u32(&mut self, expected: u32, what: &'static str) -> Result<(), NetworkError> {
+    pub(crate) fn expect_u32(
+        &mut self,
+        expected: u32,
+        what: &'static str,
+    ) -> Result<(), NetworkError> {
         let offset = self.pos as u64;
         let found = self.u32(what)?;
         if found != expected {
@@ -61,7 +75,11 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn i16s(&mut self, n: usize, what: &'static str) -> Result<Aligned<i16>, NetworkError> {
+    pub(crate) fn i16s(
+        &mut self,
+        n: usize,
+        what: &'static str,
+    ) -> Result<Aligned<i16>, NetworkError> {
         let b = self.take(n * 2, what)?;
         let mut out = Aligned::new(n);
         for (o, c) in out.iter_mut().zip(b.chunks_exact(2)) {
@@ -70,14 +88,18 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
-    fn i32s(&mut self, n: usize, what: &'static str) -> Result<Vec<i32>, NetworkError> {
+    pub(crate) fn i32s(&mut self, n: usize, what: &'static str) -> Result<Vec<i32>, NetworkError> {
         let b = self.take(n * 4, what)?;
         Ok(b.chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect())
     }
 
-    fn i8s(&mut self, n: usize, what: &'static str) -> Result<Aligned<i8>, NetworkError> {
+    pub(crate) fn i8s(
+        &mut self,
+        n: usize,
+        what: &'static str,
+    ) -> Result<Aligned<i8>, NetworkError> {
         let b = self.take(n, what)?;
         let mut out = Aligned::new(n);
         for (o, &v) in out.iter_mut().zip(b) {

@@ -2,8 +2,9 @@
 //! writing ([`io`]), the network and its forward pass ([`network`]), float ↔ int
 //! mapping ([`quant`]), SIMD kernels ([`simd`]), the incremental accumulator stack
 //! ([`accumulator`]), reproducible random nets ([`random`]), the transformer's
-//! activation ([`activation`]), material output buckets ([`buckets`]) and the
-//! headerless layout bullet-trained engines embed ([`raw`]).
+//! activation ([`activation`]), material output buckets ([`buckets`]), the
+//! headerless layout bullet-trained engines embed ([`raw`]) and Stockfish 15.1's
+//! HalfKAv2_hm nets with PSQT and layer stacks ([`halfka`]).
 
 pub mod accumulator;
 pub mod activation;
@@ -11,6 +12,7 @@ pub mod aligned;
 pub mod arch;
 pub mod buckets;
 pub mod error;
+pub mod halfka;
 pub mod io;
 pub mod network;
 pub mod quant;

@@ -14,6 +14,8 @@ pub mod x86;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_linear;
 #[cfg(target_arch = "x86_64")]
+pub mod x86_pairwise;
+#[cfg(target_arch = "x86_64")]
 pub mod x86_screlu;
 
 /// Which implementation of the kernels to run, slowest first.
@@ -269,6 +271,20 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Sse2 => x86::affine_sse2(input, weights, bias, out),
             _ => scalar::affine(input, weights, bias, out),
+        }
+    }
+
+    /// `out[j] = clamp(acc[j], 0, 127) * clamp(acc[j + n/2], 0, 127) / 128` for
+    /// `j < n/2`, `n = acc.len()`: Stockfish 15.1's transformer output (one
+    /// perspective's half of the layer stacks' input).
+    pub fn pairwise_mul(self, acc: &[i16], out: &mut [u8]) {
+        match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above (AVX-512 implies AVX2).
+            Kernel::Avx2 | Kernel::Avx512Vnni => unsafe {
+                x86_pairwise::pairwise_mul_avx2(acc, out)
+            },
+            _ => scalar::pairwise_mul(acc, out),
         }
     }
 

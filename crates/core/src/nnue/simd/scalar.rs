@@ -120,3 +120,14 @@ pub fn update_narrow_screlu_dot(
     update_narrow(dst, src, table, removed, added);
     screlu_dot(dst, weights)
 }
+
+/// See [`super::Kernel::pairwise_mul`].
+pub fn pairwise_mul(acc: &[i16], out: &mut [u8]) {
+    let half = acc.len() / 2;
+    let (first, second) = acc.split_at(half);
+    for ((o, &a), &b) in out.iter_mut().zip(first).zip(second) {
+        let a = i32::from(a).clamp(0, 127);
+        let b = i32::from(b).clamp(0, 127);
+        *o = (a * b / 128) as u8;
+    }
+}
