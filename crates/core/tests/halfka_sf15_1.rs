@@ -11,11 +11,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use nnue_core::nnue::aligned::Aligned;
-use nnue_core::nnue::halfka::shape::{padded, L1, L2, STACKS};
-use nnue_core::nnue::halfka::stack::{Affine, LayerStack};
-use nnue_core::nnue::halfka::transformer::Transformer;
-use nnue_core::nnue::halfka::{HalfKaNetwork, HalfKaStack, Shape};
+use nnue_core::nnue::halfka::shape::STACKS;
+use nnue_core::nnue::halfka::{random_halfka_network, HalfKaNetwork, HalfKaStack, Shape};
 use nnue_core::nnue::sha256::sha256_hex;
 use nnue_core::nnue::Kernel;
 use nnue_test_support::{position, sf15_1_net, test_data_text};
@@ -85,7 +82,7 @@ fn sf15_1_incremental_equals_refresh() {
     check_incremental(&Arc::new(net), Kernel::detect(), 2, 120);
 }
 
-/// A deterministic generator (64-bit LCG, high bits) for nets and games.
+/// A deterministic generator (64-bit LCG, high bits) for games.
 struct Lcg(u64);
 
 impl Lcg {
@@ -96,51 +93,10 @@ impl Lcg {
             .wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 33) as u32
     }
-
-    /// Uniform in `-span..=span`.
-    fn signed(&mut self, span: i32) -> i32 {
-        (self.next() % (2 * span as u32 + 1)) as i32 - span
-    }
 }
 
-/// A random net of `width`, with values large enough that every activation
-/// saturates now and then.
 fn random_net(width: usize, seed: u64) -> HalfKaNetwork {
-    let mut rng = Lcg(seed);
-    let shape = Shape { width };
-    let f = shape.features();
-    let mut i16s = |n: usize, span: i32| {
-        Aligned::from_slice(&(0..n).map(|_| rng.signed(span) as i16).collect::<Vec<_>>())
-    };
-    let biases = i16s(width, 40);
-    let weights = i16s(width * f, 30);
-    let mut rng = Lcg(seed ^ 0x5eed);
-    let psqt = (0..STACKS * f).map(|_| rng.signed(3000)).collect();
-    let mut affine = |inputs: usize, outputs: usize| Affine {
-        biases: (0..outputs).map(|_| rng.signed(4000)).collect(),
-        weights: Aligned::from_slice(
-            &(0..outputs * padded(inputs))
-                .map(|_| rng.signed(127) as i8)
-                .collect::<Vec<_>>(),
-        ),
-    };
-    let stacks = (0..STACKS)
-        .map(|_| LayerStack {
-            fc0: affine(width, L1 + 1),
-            fc1: affine(2 * L1, L2),
-            fc2: affine(L2, 1),
-        })
-        .collect();
-    HalfKaNetwork {
-        description: b"random HalfKAv2_hm test net".to_vec(),
-        transformer: Transformer {
-            shape,
-            biases,
-            weights,
-            psqt,
-        },
-        stacks,
-    }
+    random_halfka_network(Shape { width }, seed)
 }
 
 /// Plays `games` random games of up to `plies` plies, taking back every fifth
@@ -176,7 +132,7 @@ fn check_incremental(net: &Arc<HalfKaNetwork>, kernel: Kernel, games: u64, plies
 fn random_net_saves_back_and_reads_its_shape() {
     let net = random_net(64, 1);
     let bytes = net.to_bytes();
-    assert_eq!(bytes.len(), 12 + 27 + Shape { width: 64 }.body_len());
+    assert_eq!(bytes.len(), 12 + 30 + Shape { width: 64 }.body_len());
     let back = HalfKaNetwork::from_bytes(&bytes, "random.nnue").unwrap();
     assert_eq!(back, net);
 }
@@ -224,13 +180,13 @@ fn layout_errors_are_one_clear_line() {
     assert_eq!(
         err(&good[..good.len() - 1]),
         format!(
-            "t.nnue: bad parameters: {} bytes after the 27-byte description fit no HalfKAv2_hm width (Stockfish 15.1's 1024-wide net has {})",
-            good.len() - 1 - 39,
+            "t.nnue: bad parameters: {} bytes after the 30-byte description fit no HalfKAv2_hm width (Stockfish 15.1's 1024-wide net has {})",
+            good.len() - 1 - 42,
             Shape::SF15_1.body_len()
         )
     );
     let mut bad = good.clone();
-    let stack0 = 39 + 4 + 2 * 64 + 2 * 64 * 22528 + 4 * 8 * 22528;
+    let stack0 = 42 + 4 + 2 * 64 + 2 * 64 * 22528 + 4 * 8 * 22528;
     bad[stack0] ^= 1;
     assert!(err(&bad).starts_with(&format!(
         "t.nnue: wrong layer stack hash at byte offset {stack0}:"

@@ -1,13 +1,12 @@
 //! `eval`: both evaluations of the current position, so users can compare the
 //! classical bootstrap evaluation with a network and check a net against Stockfish
-//! (whose `eval` prints the same raw NNUE value for a HalfKP net).
+//! (the raw NNUE value Stockfish 12's `eval` prints for a HalfKP net, and 15.1's
+//! `NNUE::evaluate(pos, false)` for a HalfKAv2_hm net).
 
-use std::sync::Arc;
-
-use nnue_core::nnue::Network;
 use shakmaty::{Chess, Color, Position};
 
 use crate::eval::classical;
+use crate::eval::net::LoadedNet;
 use crate::value::PAWN_VALUE_EG;
 
 /// The line `eval` prints when `Use NNUE` is false, whatever net is loaded.
@@ -21,10 +20,7 @@ pub const NO_NETWORK: &str =
 #[derive(Clone, Copy)]
 pub enum EvalSource<'a> {
     /// A network, with the name it was loaded under.
-    Nnue {
-        net: &'a Arc<Network>,
-        name: &'a str,
-    },
+    Nnue { net: &'a LoadedNet, name: &'a str },
     /// `Use NNUE` is false: the classical evaluation, loaded net or not.
     ClassicalByChoice,
     /// No network is loaded (none embedded, none set), so the search is classical.
@@ -42,14 +38,14 @@ pub fn eval_lines(pos: &Chess, source: EvalSource<'_>) -> Vec<String> {
     )];
     match source {
         EvalSource::Nnue { net, name } => {
-            let v = nnue_core::nnue::evaluate(net, pos);
+            let v = net.raw_value(pos);
             lines.push(format!(
                 "NNUE evaluation {v} (side to move, internal units)"
             ));
             lines.push(format!(
                 "NNUE evaluation {:+.2} (white side, pawns) using {name} [{}]",
                 pawns(v),
-                net.architecture().summary()
+                net.summary()
             ));
         }
         EvalSource::ClassicalByChoice => lines.push(CLASSICAL_BY_CHOICE.to_string()),

@@ -9,8 +9,6 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use nnue_core::nnue::Network;
-
 use super::error::UciError;
 use super::eval_report::EvalSource;
 use super::number::ArgRange;
@@ -19,6 +17,7 @@ use super::output::{format_bestmove, format_info, Output};
 use super::position::{parse_position, Game};
 use super::{bench, display, eval_bench, eval_report, go};
 use crate::default_net::{self, DEFAULT_EVAL_FILE};
+use crate::eval::net::LoadedNet;
 use crate::eval::EvalKind;
 use crate::perft;
 use crate::search::{SearchContext, SearchControl, Searcher};
@@ -41,7 +40,7 @@ pub struct Session {
     searcher: Option<Searcher>,
     running: Option<Running>,
     /// The network `EvalFile` names (embedded by default), if it loaded.
-    net: Option<Arc<Network>>,
+    net: Option<LoadedNet>,
     net_name: String,
     use_nnue: bool,
     /// Whether the current evaluation was already announced with an `info string`.
@@ -52,7 +51,7 @@ impl Session {
     /// A session with default options, the embedded net if the binary has one.
     pub fn new(out: Output) -> Session {
         let (net, net_name) = match default_net::load() {
-            Ok(Some(net)) => (Some(net), DEFAULT_EVAL_FILE.to_string()),
+            Ok(Some(net)) => (Some(LoadedNet::HalfKp(net)), DEFAULT_EVAL_FILE.to_string()),
             Ok(None) => (None, DEFAULT_EVAL_FILE.to_string()),
             Err(e) => {
                 out.info_string(&format!("error: embedded network is unusable: {e}"));
@@ -267,9 +266,9 @@ impl Session {
     /// is the advertised default; on failure the previous network stays in use.
     fn load_eval_file(&mut self, name: &str) -> Result<(), UciError> {
         let loaded = if name == DEFAULT_EVAL_FILE {
-            default_net::load()
+            default_net::load().map(|net| net.map(LoadedNet::HalfKp))
         } else {
-            Network::load(Path::new(name)).map(|n| Some(Arc::new(n)))
+            LoadedNet::load(Path::new(name)).map(Some)
         };
         match loaded {
             Ok(net) => {
@@ -292,7 +291,7 @@ impl Session {
     /// The evaluation the options ask for.
     fn eval_kind(&self) -> EvalKind {
         match (&self.net, self.use_nnue) {
-            (Some(net), true) => EvalKind::Nnue(net.clone()),
+            (Some(net), true) => net.eval_kind(),
             _ => EvalKind::Classical,
         }
     }
@@ -328,7 +327,7 @@ impl Session {
             (Some(net), true) => format!(
                 "NNUE evaluation using {} [{}] enabled",
                 self.net_name,
-                net.architecture().summary()
+                net.summary()
             ),
             (None, true) => "classical evaluation in use: this binary embeds no network \
                  (set EvalFile to a .nnue file)"
