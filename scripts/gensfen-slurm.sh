@@ -139,7 +139,12 @@ snapshot_cpu() {
 # The generator runs as a child, not exec'd, so that the script can measure its CPU
 # time when it ends; Slurm's TERM (to the script alone with --signal=B:..., to every
 # process on scancel) reaches it either way: the script passes TERM and INT on as TERM
-# (a second TERM does nothing more; a second INT would stop the generator at once).
+# (a second TERM does nothing more; a second INT would stop the generator at once). The
+# trap is set first: a signal that comes before the generator has started stops it as
+# soon as it has.
+stop=
+child=
+trap 'stop=1; [ -z "$child" ] || kill -TERM "$child" 2>/dev/null' TERM INT
 "$GENSFEN" generate \
     --shard "$SLURM_ARRAY_TASK_ID/$shards" \
     --seed "$seed" \
@@ -151,9 +156,9 @@ snapshot_cpu() {
     --output-file-name "$out" \
     "$mode" &
 child=$!
+[ -z "$stop" ] || kill -TERM "$child" 2>/dev/null
 snapshot_cpu "$child" &
 snapshot=$!
-trap 'kill -TERM "$child" 2>/dev/null' TERM INT
 while :; do
   status=0
   wait "$child" || status=$?
@@ -170,5 +175,6 @@ seconds=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { gsub(",", ".", $i); split($i
                                                    s += t[1] * 60 + t[2] } printf "%.3f", s }' "$cpu_file.times")
 rm -f "$cpu_file.times"
 echo "$seconds $records $status ${SLURM_ARRAY_JOB_ID:-job}_$SLURM_ARRAY_TASK_ID" >>"$cpu_file"
-rm -f "$cpu_file-now"
+# (.tmp: a snapshot stopped between writing and renaming.)
+rm -f "$cpu_file-now" "$cpu_file-now.tmp"
 exit "$status"

@@ -159,7 +159,7 @@ class SlurmScriptTest(unittest.TestCase):
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         shard = os.path.join(self.dir.name, "out", "shard-0001.bin")
         deadline = time.monotonic() + 20
-        while not (os.path.exists(shard + "") and os.path.exists(shard[:-4] + ".cpu-now")):
+        while not (os.path.exists(shard) and os.path.exists(shard[:-4] + ".cpu-now")):
             self.assertLess(time.monotonic(), deadline, "the stand-in generator did not start")
             time.sleep(0.05)
         task.send_signal(signal.SIGTERM)  # to the script alone, as --signal=B:TERM does
