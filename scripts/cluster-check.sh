@@ -18,6 +18,9 @@
 #   - checks that every game was played once, and that the report the last task wrote,
 #     and --report-only's, are the report of the same games played unsplit (identical
 #     files, but for the date);
+#   - runs the small recipe with its generation as a 2-task array (--slurm-shards 2),
+#     twice: the joined generation must hold its positions, no game twice, the tasks'
+#     measured CPU time must be booked, and the second run must run nothing;
 #   - where Stockfish is installed, runs the strength report (--preset strength at a fixed
 #     node count, 4 games a pairing and set) as a 4-task array and checks its report
 #     against an unsplit run over the same games.
@@ -26,7 +29,7 @@
 # (CI machines without them skip it); NNUE_CLUSTER_CHECK=0 skips it too. KEEP=1 keeps
 # the temporary folder.
 #
-# It builds nnue and nnue-gen-sfen (cargo build --release) and uses the scripts'
+# It builds nnue, nnue-gen-sfen and nnue-learn (cargo build --release) and uses the scripts'
 # Python environment of scripts/python_checks.sh (NNUE_PYTHON, or target/python-checks-venv,
 # created as that script does).
 set -euo pipefail
@@ -62,7 +65,7 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! comm
   rm -f "$log"
 fi
 
-cargo build --release --quiet --bin nnue --bin nnue-gen-sfen
+cargo build --release --quiet --bin nnue --bin nnue-gen-sfen --bin nnue-learn
 engine="$repo/target/release/nnue"
 gensfen="$repo/target/release/nnue-gen-sfen"
 python="${NNUE_PYTHON:-}"
@@ -305,6 +308,49 @@ for name in gauntlet.md gauntlet.json report-only.md report-only.json; do
 done
 say "gauntlet: $games games in 4 shards, each played once (task 2 resumed after $kept); the report is the unsplit run's"
 grep -m 1 "^\*\*Rating of classical" "$work/gauntlet/gauntlet.md"
+
+# --- the recipe's generation as a Slurm array -------------------------------------------
+# The small recipe, one generation (3,000 positions at depth 2) played by a 2-task array
+# (--slurm-shards 2), trained and screened; then the same command again, which must run
+# nothing. Its joined gen0.binpack must hold the 3,000 positions, none of its games twice.
+recipe_args=(--small --no-build --generations 1 --no-final-report --slurm-shards 2
+             --slurm-args "--cpus-per-task=1 --mem=256M --time=10" --out-dir "$work/recipe")
+for run in first again; do
+  "$python" -m nnue_scripts.recipe "${recipe_args[@]}" >"$work/log/recipe-$run.log" 2>&1 ||
+    fail "the recipe with --slurm-shards 2 failed ($(tail -n 1 "$work/log/recipe-$run.log"))"
+done
+"$gensfen" convert "$work/recipe/data/gen0.binpack" "$work/recipe-gen0.bin" >"$work/log/recipe-convert.log" 2>&1 ||
+  fail "cannot convert the recipe's gen0.binpack ($(tail -n 1 "$work/log/recipe-convert.log"))"
+recipe_summary=$("$python" - "$work/recipe" "$work/recipe-gen0.bin" <<'PY'
+import hashlib, json, os, sys
+from nnue_scripts import shard_data
+run, joined = sys.argv[1:]
+done = json.load(open(os.path.join(run, "data", "gen0.done")))
+games = shard_data.games(shard_data.read_records(joined))
+digests = {hashlib.sha256(b"".join(game)).digest() for game in games}
+records = sum(len(game) for game in games)
+if done["positions"] != 3000 or records != 3000 or done["slurm"]["shards"] != 2:
+    sys.exit(f"gen0: {done['positions']} positions in its marker, {records} in gen0.binpack, "
+             f"{done['slurm']['shards']} shards; expected 3000, 3000, 2")
+if len(digests) != len(games):
+    sys.exit(f"gen0.binpack: {len(games) - len(digests)} of its {len(games)} games are repeats")
+runs, invocation = {}, 0
+for line in open(os.path.join(run, "log.jsonl")):
+    entry = json.loads(line)
+    invocation = entry.get("invocation", invocation)
+    if "command" in entry and entry.get("kind") in ("generation", "training", "screen"):
+        runs.setdefault(invocation, []).append(entry["command"][0])
+if 2 in runs or runs[1].count("sbatch") != 1:
+    sys.exit(f"the programs each invocation ran: {runs}; expected one sbatch in the first, nothing in the second")
+ledger = json.load(open(os.path.join(run, "budget.json")))
+tasks = ledger["measured"]["gen0-slurm-tasks"]
+if not 0 < tasks <= ledger["by_step"]["gen0"]:
+    sys.exit(f"budget.json: the tasks' {tasks} CPU seconds are not booked under gen0 ({ledger['by_step']})")
+print(f"{records} positions in {len(games)} games, none repeated; the tasks' {tasks:.1f} CPU seconds booked "
+      f"({ledger['by_step']['gen0']:.1f} with the join); the second run ran nothing")
+PY
+) || fail "the recipe's Slurm generation does not check"
+say "recipe --slurm-shards 2: $recipe_summary"
 
 # --- the strength report, where Stockfish is installed -----------------------------------
 # --preset strength at a fixed node count (Glaurung, Toga II and Phalanx do not stop at

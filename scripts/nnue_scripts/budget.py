@@ -88,6 +88,9 @@ class Ledger:
         self.by_step = dict(saved.get("by_step", {}))
         # CPU time of children paid outside the budget (the final strength report).
         self.outside = float(saved.get("outside_core_seconds", 0.0))
+        # Running totals of CPU time measured elsewhere (a Slurm array's tasks), by
+        # source: what `book_measured` has booked of each.
+        self.measured = dict(saved.get("measured", {}))
         self.stop_signal = None
 
     def left(self):
@@ -118,7 +121,21 @@ class Ledger:
             "outside_core_seconds": round(self.outside, 3),
             "by_kind": self.by_kind,
             "by_step": self.by_step,
+            "measured": self.measured,
         })
+
+    def book_measured(self, step, kind, source, total):
+        """Books CPU time measured outside this process tree and reported as a running
+        total (the CPU-time lines a Slurm array's tasks write, summed): the part of
+        `total` not yet booked under `source`. The total and the ledger are saved in
+        one write, so a restarted recipe never books the same seconds twice. Returns
+        the seconds booked now."""
+        new = total - self.measured.get(source, 0.0)
+        if new <= 0:
+            return 0.0
+        self.measured[source] = round(total, 3)
+        self.book(step, kind, new)
+        return new
 
     def step_seconds(self, step):
         """CPU seconds booked for `step` so far, over every invocation."""

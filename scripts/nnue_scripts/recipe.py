@@ -3,7 +3,7 @@ measured compute budget.
 
     python -m nnue_scripts.recipe --budget-core-hours H [--threads T] [--data-dir DIR]
                                   [--out-dir RUN] [--small] [--generations K] [--positions N]
-                                  [--no-build] [--report-only]
+                                  [--no-build] [--report-only] [--slurm-shards N [--slurm-args TEXT]]
 
 The run starts from the classical evaluation alone: no committed net is read and the
 engine's embedded net is never used (every program gets `Use NNUE=false`, `--use-nnue
@@ -52,7 +52,7 @@ import signal
 import sys
 import time
 
-from . import budget, common, recipe_report, steps
+from . import budget, common, recipe_report, slurm_generation, steps
 
 PROGRAM = "recipe.py"
 # Where the data goes when --data-dir is not given: outside the repository, so that it
@@ -129,6 +129,11 @@ def parse_args(argv=None):
     parser.add_argument("--no-build", action="store_true", help="use the programs in target/release as they are")
     parser.add_argument("--no-final-report", action="store_true", help="skip the final strength report")
     parser.add_argument("--report-only", action="store_true", help="run nothing: write the report from the saved steps")
+    parser.add_argument("--slurm-shards", type=int, default=0, metavar="N",
+                        help="play each generation as a Slurm array of N tasks (scripts/gensfen-slurm.sh; "
+                             "DIR on a file system the nodes share; docs/RECIPE.md)")
+    parser.add_argument("--slurm-args", default="", metavar="TEXT",
+                        help='more sbatch options for the arrays, e.g. "--partition=x --cpus-per-task=8"')
     args = parser.parse_args(argv)
     for key, value in (SMALL if args.small else FULL).items():
         if getattr(args, key, None) is None:
@@ -142,6 +147,12 @@ def parse_args(argv=None):
     for name in ("threads", "positions", "depth"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} {getattr(args, name)}: must be at least 1")
+    if args.slurm_shards < 0:
+        parser.error(f"--slurm-shards {args.slurm_shards}: must be at least 1 (0: generate here)")
+    try:
+        slurm_generation.check_slurm_args(args.slurm_args)
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.generations < 0:
         parser.error(f"--generations {args.generations}: must be at least 0 (0: until the budget is spent)")
     if args.out_dir is None:
@@ -188,6 +199,10 @@ def open_folders(args):
 class Recipe:
     """One run: its folders, its ledger, and the steps of each generation."""
 
+    # sbatch, squeue and scancel for --slurm-shards (None: slurm_generation.SlurmCommands;
+    # the unit tests put a stand-in here).
+    slurm = None
+
     def __init__(self, args, run, ledger):
         self.args, self.run, self.ledger = args, run, ledger
 
@@ -216,8 +231,12 @@ class Recipe:
     def generate(self, k, positions, label):
         """Plays generation k's self-play into DIR/gen<k>.binpack, labelled by `label` (a
         net path, or None for the classical evaluation), continuing the file a stopped
-        run left. Returns the finished marker, or None when the budget stopped it."""
+        run left: here, or as a Slurm array (--slurm-shards; a generation keeps the way
+        it was started). Returns the finished marker, or None when the budget stopped it."""
         out = self.data_path(f"gen{k}.binpack")
+        plan = os.path.join(self.data_path(f"gen{k}-shards"), slurm_generation.PLAN_FILE)
+        if os.path.exists(plan) or (self.args.slurm_shards and not os.path.exists(out)):
+            return self.generate_on_slurm(k, positions, label)
         have = 0
         if os.path.exists(out):
             have = self.count_positions(f"gen{k}", out)
@@ -245,11 +264,32 @@ class Recipe:
                 # continued by a later run with a larger budget).
                 steps.write_json(self.data_path(f"gen{k}.progress"), {"positions": have, "planned": positions})
                 return None
+        return self.finish_generation(k, have, label)
+
+    def finish_generation(self, k, have, label, **details):
+        """Writes generation k's marker (its `have` positions are in DIR/gen<k>.binpack)."""
         marker = {"positions": have, "label": label or CLASSICAL, "depth": self.args.depth,
-                  "options": GENERATION_OPTIONS, "file": out,
-                  "cpu_seconds": round(self.ledger.step_seconds(f"gen{k}"), 1)}
+                  "options": GENERATION_OPTIONS, "file": self.data_path(f"gen{k}.binpack"),
+                  "cpu_seconds": round(self.ledger.step_seconds(f"gen{k}"), 1), **details}
         steps.write_json(self.data_path(f"gen{k}.done"), marker)
         self.run.log({"finished": f"gen{k}", **marker})
+        return marker
+
+    def generate_on_slurm(self, k, positions, label):
+        """Generation k as a Slurm array (nnue_scripts.slurm_generation): its shards
+        played, joined into DIR/gen<k>.binpack and checked; the marker, or None when the
+        budget stopped the array."""
+        generation = slurm_generation.SlurmGeneration(self, k, self.slurm)
+        options = GENERATION_OPTIONS + ["--opening-check-depth", str(self.args.opening_check_depth)]
+        details = generation.generate(positions, label, options)
+        if details is None:
+            return None
+        have = self.count_positions(f"gen{k}", self.data_path(f"gen{k}.binpack"))
+        if have != details["planned"]:
+            raise slurm_generation.SlurmError(f"generation {k}: the joined gen{k}.binpack holds {have} positions, "
+                                              f"not the shards' {details['planned']}")
+        marker = self.finish_generation(k, have, label, slurm=details)
+        generation.clean()
         return marker
 
     def planned_positions(self, k):
@@ -531,7 +571,7 @@ def main(argv=None):
     except budget.Stopped as stop:
         print(f"recipe: stopped; the same command continues the run ({ledger.describe()})", file=sys.stderr)
         outcome, strength, status = None, None, stop.status
-    except StepFailed as exc:
+    except (StepFailed, slurm_generation.SlurmError) as exc:
         print(f"{PROGRAM}: error: {exc}", file=sys.stderr)
         return 1
     if outcome is None:
