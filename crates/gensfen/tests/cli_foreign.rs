@@ -304,6 +304,38 @@ fn rescale_multiplies_scores_and_refuses_ones_that_leave_16_bits() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// `rescore` reads and writes the three formats: every position of the
+/// reference crates' files gets the classical evaluation, every other field
+/// (position, move, result, ply) is kept.
+#[test]
+fn rescore_reads_and_writes_the_new_formats() {
+    use nnue_engine::eval::classical;
+    use nnue_engine::search::score::EVAL_MAX;
+    let dir = temp_dir("foreign-rescore");
+    for ext in ["vf", "mf", "bf"] {
+        let out = dir.join(format!("static.{ext}"));
+        assert_ok(&run(&[
+            "rescore",
+            p(&sf(ext)),
+            p(&out),
+            "--static",
+            "--quiet",
+        ]));
+        let (before, after) = (records(&sf(ext)), records(&out));
+        assert_eq!(after.len(), 3000, "{ext}");
+        let mut changed = 0;
+        for (i, (b, a)) in before.iter().zip(&after).enumerate() {
+            let pos = b.position.to_chess().expect("legal");
+            let want = classical::evaluate(&pos).clamp(-EVAL_MAX, EVAL_MAX);
+            assert_eq!(i32::from(a.score), want, "{ext} record {i}");
+            let kept = |r: &TrainingRecord| (r.position.clone(), r.mv, r.result, r.game_ply);
+            assert_eq!(kept(a), kept(b), "{ext} record {i}");
+            changed += usize::from(a.score != b.score);
+        }
+        assert!(changed > 2500, "{ext}: {changed}");
+    }
+}
+
 /// nnue-pytorch's preset (`--smart-fen-skipping --wld-fen-skipping`) through
 /// `convert`: the records the shared filter keeps with `--skip-seed` as its
 /// seed; a preset beside an option it sets is a usage error.
