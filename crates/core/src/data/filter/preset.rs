@@ -6,7 +6,8 @@
 //!   `min_pieces: 4`, `max_eval: 31339` (skipped from `|eval| >= max_eval` up),
 //!   `filter_tactical` (capture, promotion or en passant; castling, which it
 //!   writes king-takes-rook, is not a capture), `filter_check`, and
-//!   `filter_castling: false`.
+//!   `filter_castling: false`; the same in 2.0.1, the version bullet's
+//!   `ViriBinpackLoader` builds with.
 //! - bullet's `examples/simple.rs`, its Stockfish-binpack filter:
 //!   `ply >= 16`, not in check, `score.unsigned_abs() <= 10000`, a
 //!   `MoveType::Normal` best move (so no promotion, en passant or castling)
