@@ -279,6 +279,46 @@ fn results_and_scores_change_perspective_as_the_crates_do() {
     }
 }
 
+/// `--filter-preset viriformat` keeps exactly the positions viriformat's own
+/// `Filter::default()` keeps, game by game (its `splat_to_marlinformat` with
+/// that filter, against our preset then our marlinformat writer): the same
+/// ply, piece-count, score, tactical-move and check rules, and castling, which
+/// viriformat writes as the king taking its rook, is not taken for a capture.
+#[test]
+fn viriformat_preset_keeps_what_viriformats_default_filter_keeps() {
+    use nnue_core::data::filter::{Filter as OurFilter, FilterPreset};
+    use nnue_core::packed::MoveKind;
+    let records = sample();
+    let mut reference = Vec::new();
+    for run in games(&records) {
+        let game = reference_game(&records[run]);
+        game.splat_to_marlinformat(
+            |b| {
+                reference.extend_from_slice(&b.as_bytes());
+                Ok(())
+            },
+            &Filter::default(),
+        )
+        .expect("mf");
+    }
+    let preset = FilterPreset::Viriformat.apply(OurFilter::default());
+    let kept: Vec<_> = records
+        .iter()
+        .enumerate()
+        .filter(|(i, (_, r))| preset.accepts(&r.record, *i as u64))
+        .map(|(_, r)| r.clone())
+        .collect();
+    assert_eq!(kept.len(), 2160);
+    assert_eq!(ours(&kept, DataFormat::Marlin), reference);
+    let castles = |rs: &[(PackedSfenValue, ValidatedRecord)]| {
+        let castling =
+            |r: &&(PackedSfenValue, ValidatedRecord)| r.1.record.mv.kind() == MoveKind::Castling;
+        rs.iter().filter(castling).count()
+    };
+    // Every one of the sample's 29 castling best moves is kept.
+    assert_eq!((castles(&records), castles(&kept)), (29, 29));
+}
+
 /// Writes the reference crates' output to tests/data (run with --ignored).
 #[test]
 #[ignore = "rewrites tests/data/sf_tools_sample.{vf,mf,bf} from the reference crates"]

@@ -163,4 +163,13 @@ fn a_filter_preset_replaces_the_options_it_names() {
         &args,
         "the argument '--filter-preset <FILTER_PRESET>' cannot be used with '--eval-limit <EVAL_LIMIT>'",
     );
+    let wld = [
+        &args[..5],
+        &["--filter-preset", "nnue-pytorch", "--wld-fen-skipping"],
+    ]
+    .concat();
+    usage(
+        &wld,
+        "the argument '--filter-preset <FILTER_PRESET>' cannot be used with '--wld-fen-skipping'",
+    );
 }

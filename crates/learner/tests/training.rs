@@ -56,7 +56,7 @@ fn resume_after_interruption_equals_an_uninterrupted_run() {
             .args(["--epochs", "3", "--batch-size", "128"])
             .file("--checkpoint-dir", ckpt)
             .args(["--newbob-decay", "0.5", "--smart-fen-skipping"])
-            .args(["--random-fen-skipping", "1"])
+            .args(["--random-fen-skipping", "1", "--wld-fen-skipping"])
     };
     args(&net_a, &a).args(["--threads", "2"]).learn_ok();
 

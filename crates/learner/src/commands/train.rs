@@ -14,6 +14,7 @@ use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
 use crate::optim::{LrSchedule, Optimizer, OptimizerKind, Schedule};
 use crate::train::builder::defaults;
 use crate::train::{train, TrainConfig, ValidationSource};
+use nnue_core::data::filter::PRESET_CONFLICTS;
 
 /// A value parser for counts that must be at least 1.
 fn at_least_one() -> clap::builder::RangedI64ValueParser<usize> {
@@ -168,12 +169,21 @@ pub struct TrainArgs {
     /// Skip positions with fewer pieces than N on the board, kings included.
     #[arg(long, default_value_t = 0)]
     pub min_pieces: u8,
-    /// A named filter in place of --early-fen-skipping, --smart-fen-skipping,
-    /// --eval-limit and --min-pieces: viriformat (its crate's default: ply 16 on,
-    /// at least 4 pieces, a quiet best move, not in check, |score| below 31339)
-    /// or bullet (its binpack example: ply 16 on, a quiet best move, not in
-    /// check, |score| up to 10000).
-    #[arg(long, value_enum, conflicts_with_all = ["early_fen_skipping", "smart_fen_skipping", "eval_limit", "min_pieces"])]
+    /// Skip positions whose best move castles.
+    #[arg(long)]
+    pub castling_fen_skipping: bool,
+    /// nnue-pytorch's WLD skipping: keep a position with the probability its
+    /// win-rate model gives the game's result at the position's score and ply,
+    /// drawn from --seed (training positions only).
+    #[arg(long, aliases = ["wld-filtered", "wld_fen_skipping"])]
+    pub wld_fen_skipping: bool,
+    /// A named filter in place of the options above but --random-fen-skipping:
+    /// viriformat (its crate's default: ply 16 on, at least 4 pieces, a quiet
+    /// best move, not in check, |score| below 31339), bullet (its binpack
+    /// example: the same but |score| up to 10000, any piece count, castling
+    /// moves skipped) or nnue-pytorch (its data loader's default:
+    /// --smart-fen-skipping --wld-fen-skipping).
+    #[arg(long, value_enum, conflicts_with_all = PRESET_CONFLICTS)]
     pub filter_preset: Option<FilterPreset>,
     /// Train on drawn games (1) or not (0).
     #[arg(long, alias = "use_draw_games_in_training", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
@@ -314,6 +324,8 @@ fn filter_of(args: &TrainArgs) -> Filter {
         early_fen_skipping: args.early_fen_skipping,
         eval_limit: args.eval_limit,
         min_pieces: args.min_pieces,
+        castling_fen_skipping: args.castling_fen_skipping,
+        wld_fen_skipping: args.wld_fen_skipping,
         use_draws: args.use_draw_games_in_training != 0,
         seed: args.seed,
     };

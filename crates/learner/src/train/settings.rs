@@ -25,13 +25,15 @@ const UNFORCEABLE: [&str; 7] = [
 
 /// Options added after checkpoints were first written, with the value a
 /// checkpoint written before them ran with: such a checkpoint still resumes.
-const LATER_OPTIONS: [(&str, &str); 6] = [
+const LATER_OPTIONS: [(&str, &str); 8] = [
     ("--lr-schedule", "step"),
     ("--lr-final", NO_FINAL_LR),
     ("--lr-warmup-batches", "0"),
     ("--activation", "crelu"),
     ("--output-buckets", "1"),
     ("--min-pieces", "0"),
+    ("--castling-fen-skipping", "false"),
+    ("--wld-fen-skipping", "false"),
 ];
 
 /// How a checkpoint records `--lr-final` left unset.
@@ -175,6 +177,11 @@ fn filter_settings(config: &TrainConfig) -> Vec<Pair> {
         ("--eval-limit", f.eval_limit.to_string()),
         ("--min-pieces", f.min_pieces.to_string()),
         (
+            "--castling-fen-skipping",
+            f.castling_fen_skipping.to_string(),
+        ),
+        ("--wld-fen-skipping", f.wld_fen_skipping.to_string()),
+        (
             "--use-draw-games-in-training",
             u8::from(f.use_draws).to_string(),
         ),
@@ -257,6 +264,25 @@ mod tests {
             differences(&old, &cosine),
             (
                 vec!["--lr-schedule: checkpoint step, command line cosine".to_string()],
+                true
+            )
+        );
+    }
+
+    #[test]
+    fn a_checkpoint_from_before_the_castling_and_wld_rules_resumes_without_them() {
+        let old = set(&[("--lr", "0.001")]);
+        let off = set(&[
+            ("--lr", "0.001"),
+            ("--castling-fen-skipping", "false"),
+            ("--wld-fen-skipping", "false"),
+        ]);
+        assert_eq!(differences(&old, &off), (vec![], true));
+        let on = set(&[("--lr", "0.001"), ("--wld-fen-skipping", "true")]);
+        assert_eq!(
+            differences(&old, &on),
+            (
+                vec!["--wld-fen-skipping: checkpoint false, command line true".to_string()],
                 true
             )
         );
