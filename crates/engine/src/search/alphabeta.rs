@@ -439,8 +439,14 @@ impl Worker<'_, '_> {
             }
             // The depth the move would get after its late-move reduction: what
             // the pruning of quiet moves below looks at.
+            if quiet && late_move(&node, index, best) {
+                // So are the quiet moves after it: dropped at once.
+                let picker = &mut self.td.pickers[ply];
+                index += picker.drop_quiets(&self.td.history, node.excluded);
+                continue;
+            }
             let lmr_depth = (node.depth - 1 - lmr(self.lmr, node.depth, index)).max(0);
-            if self.skip_before_make(pos, &node, &m, (index, lmr_depth), best, &mut threats) {
+            if self.skip_before_make(pos, &node, &m, lmr_depth, best, &mut threats) {
                 continue;
             }
             // Decided on the board: a futile move is never made.
@@ -492,15 +498,15 @@ impl Worker<'_, '_> {
         }
     }
 
-    /// Move-count and history pruning of quiet moves and SEE pruning of those that
-    /// lose material (by the reduced depth `lmr_depth`), SEE pruning of losing
-    /// captures.
+    /// History pruning of quiet moves and SEE pruning of those that lose
+    /// material (by the reduced depth `lmr_depth`), SEE pruning of losing
+    /// captures. (Move-count pruning is [`late_move`].)
     fn skip_before_make(
         &self,
         pos: &Chess,
         node: &Node,
         m: &Move,
-        (index, lmr_depth): (usize, i32),
+        lmr_depth: i32,
         best: i32,
         threats: &mut Option<Bitboard>,
     ) -> bool {
@@ -509,14 +515,9 @@ impl Worker<'_, '_> {
         }
         let depth = node.depth;
         if !is_tactical(m) {
-            let factor = if node.improving {
-                LMP_FACTOR_IMPROVING
-            } else {
-                LMP_FACTOR
-            };
-            let late = depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + factor * depth * depth;
-            // The exchange last: it costs the most.
-            late || self.history_prunes(node, m) || {
+            // (Move-count pruning came first: `late_move`.) The exchange last: it
+            // costs the most.
+            self.history_prunes(node, m) || {
                 let board = pos.board();
                 let margin = -QUIET_SEE_MARGIN * lmr_depth * lmr_depth;
                 lmr_depth <= QUIET_SEE_MAX_DEPTH
@@ -649,6 +650,23 @@ impl Worker<'_, '_> {
         }
         r.clamp(0, new_depth - 1)
     }
+}
+
+/// Move-count pruning: at low depth, a quiet move after the first few is not
+/// searched (non-PV nodes not in check, once a move was searched). A later quiet
+/// move is late as well, so the caller drops the rest of them at once.
+#[inline]
+fn late_move(node: &Node, index: usize, best: i32) -> bool {
+    if node.pv_node || node.in_check || best <= -MATE_BOUND {
+        return false;
+    }
+    let depth = node.depth;
+    let factor = if node.improving {
+        LMP_FACTOR_IMPROVING
+    } else {
+        LMP_FACTOR
+    };
+    depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + factor * depth * depth
 }
 
 /// Whether `color` has a piece other than pawns and king (null move is unsafe in

@@ -10,7 +10,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Board, Chess, Color, Move, MoveList, Position};
 
 use super::history::{Continuation, History};
-use super::params::{piece_rank, CAPTURE_HISTORY_DIVISOR, MVV_WEIGHT};
+use super::params::{piece_rank, CAPTURE_HISTORY_DIVISOR, HISTORY_MAX, MVV_WEIGHT};
 use super::see::see_ge;
 use super::tt::encode_move;
 
@@ -25,6 +25,10 @@ const KILLER_2: i32 = KILLER_1 - 1;
 const QUIET_PENDING: i32 = KILLER_2 - 1;
 /// Captures that lose material in the exchange go after the quiet moves' best.
 const BAD_CAPTURE: i32 = -(1 << 20);
+/// Every quiet move scores above this (a history score is at least three times
+/// `-HISTORY_MAX`), every capture that loses material below it.
+const BELOW_QUIETS: i32 = BAD_CAPTURE / 2;
+const _: () = assert!(-3 * HISTORY_MAX > BELOW_QUIETS);
 /// A tactical move scored at least this was found by SEE not to lose material
 /// (`CAPTURE` less an attacker rank); below it, to lose (`BAD_CAPTURE` plus
 /// victim ranks, far below zero).
@@ -178,6 +182,72 @@ impl MovePicker {
         Some(m)
     }
 
+    /// Drops the quiet moves not picked yet, after move-count pruning cut the
+    /// node's quiet moves off (every later quiet move is pruned unsearched, so
+    /// picking them one by one, each a scan of the rest, was wasted). Returns how
+    /// many were dropped, `excluded` (a move code the caller skips uncounted)
+    /// aside, for the caller's move count. Only captures that lose material (or
+    /// nothing) remain behind the quiet moves, and they are picked afterwards as
+    /// before: by score alone when their scores differ; when two tie, picking
+    /// resolves the tie by their places, which the quiet moves' picks shuffle,
+    /// so then the quiet moves are picked through as before (without the search
+    /// of each).
+    pub(crate) fn drop_quiets(&mut self, history: &History, excluded: u16) -> usize {
+        let rest = self.next..self.moves.len();
+        let dropped = self.moves[rest.clone()]
+            .iter()
+            .filter(|m| !is_tactical(m) && (excluded == 0 || encode_move(m) != excluded))
+            .count();
+        if self.tactical_scores_distinct() {
+            let MovePicker { moves, scores, .. } = self;
+            let mut keep = self.next;
+            for i in rest {
+                if is_tactical(&moves[i]) {
+                    moves.swap(keep, i);
+                    scores.swap(keep, i);
+                    keep += 1;
+                }
+            }
+            moves.truncate(keep);
+            scores.truncate(keep);
+            self.pending_quiets = false;
+        } else {
+            while self.pick_quiet(history) {}
+        }
+        dropped
+    }
+
+    /// Whether the tactical moves not picked yet all come after every quiet move
+    /// (captures that lose material) and have pairwise different scores.
+    fn tactical_scores_distinct(&self) -> bool {
+        let rest = self.next..self.moves.len();
+        let mut seen: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
+        for i in rest {
+            if is_tactical(&self.moves[i]) {
+                let s = self.scores[i];
+                if s >= BELOW_QUIETS || seen.contains(&s) {
+                    return false;
+                }
+                seen.push(s);
+            }
+        }
+        true
+    }
+
+    /// Picks the next move as [`MovePicker::next_move_staged`] does and says
+    /// whether it was quiet; a tactical move is put back first of the rest, where
+    /// the next pick finds it again (the first of the highest scores).
+    fn pick_quiet(&mut self, history: &History) -> bool {
+        match self.next_move_staged(history) {
+            Some(m) if !is_tactical(&m) => true,
+            Some(_) => {
+                self.next -= 1;
+                false
+            }
+            None => false,
+        }
+    }
+
     /// The table move and the tactical moves SEE found not to lose material: in
     /// quiescence (not in check), the only ones searched unless delta pruning drops them.
     pub(crate) fn keeping_material(&self) -> impl Iterator<Item = &Move> {
@@ -227,5 +297,74 @@ impl MovePicker {
     pub(crate) fn last_keeps_material(&self) -> Option<bool> {
         let score = *self.scores.get(self.next.checked_sub(1)?)?;
         (score != TT_MOVE).then_some(score >= SEE_KEEPS_FLOOR)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nnue_test_support::position;
+
+    /// A picker of `fen`'s moves with empty histories (so that many captures that
+    /// lose material tie) advanced to its first quiet move.
+    fn at_first_quiet(fen: &str, history: &History) -> MovePicker {
+        let pos = position(fen);
+        let fill = |list: &mut MoveList| *list = pos.legal_moves();
+        let mut picker = MovePicker::empty();
+        picker.refill_staged(fill, 0, (history, Continuation::default()), &pos, 1);
+        while let Some(m) = picker.next_move_staged(history) {
+            if !is_tactical(&m) {
+                break;
+            }
+        }
+        picker
+    }
+
+    #[test]
+    fn dropping_the_quiet_moves_leaves_the_later_picks_as_they_were() {
+        let history = History::default();
+        // Each position with whether its losing captures' scores all differ (the
+        // quiet moves are then dropped; else picked through), the quiet moves left
+        // after the first and the losing captures.
+        for (fen, distinct, quiets_left, losing) in [
+            // Two losing captures, Qxf6 and Bxf7+, of different scores.
+            (
+                "r1bqkb1r/pp3ppp/2np1n2/4p3/2B1P3/2N2Q2/PPPP1PPP/R1B1K1NR w KQkq - 0 6",
+                true,
+                39,
+                2,
+            ),
+            // Five, among them a tie: Nxd7 and Nxf7, a knight taking a defended pawn.
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+                39,
+                5,
+            ),
+            // One, Qxd5 (exd5 keeps material).
+            ("4k3/8/2p5/3p4/4P3/8/8/3QK3 w - - 0 1", true, 17, 1),
+            // No capture at all.
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", true, 14, 0),
+        ] {
+            let mut dropped = at_first_quiet(fen, &history);
+            assert_eq!(dropped.tactical_scores_distinct(), distinct, "{fen}");
+            let mut picked = at_first_quiet(fen, &history);
+            let count = dropped.drop_quiets(&history, 0);
+            let mut quiets = 0;
+            let mut expected = Vec::new();
+            while let Some(m) = picked.next_move_staged(&history) {
+                if is_tactical(&m) {
+                    expected.push(m);
+                } else {
+                    assert!(expected.is_empty(), "{fen}: a quiet move after {m}");
+                    quiets += 1;
+                }
+            }
+            let rest: Vec<Move> =
+                std::iter::from_fn(|| dropped.next_move_staged(&history)).collect();
+            assert_eq!(rest, expected, "{fen}");
+            assert_eq!(count, quiets, "{fen}");
+            assert_eq!((count, expected.len()), (quiets_left, losing), "{fen}");
+        }
     }
 }
