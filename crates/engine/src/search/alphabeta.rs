@@ -12,7 +12,7 @@ use shakmaty::{Bitboard, Chess, Color, Move, Position};
 use super::check::gives_check;
 use super::correction::pawn_key;
 use super::history::{Continuation, PieceTo};
-use super::movepick::is_tactical;
+use super::movepick::{fill_legal, is_tactical};
 use super::params::*;
 use super::score::{from_tt, Bound, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::{attacked_by, see_ge};
@@ -405,7 +405,7 @@ impl Worker<'_, '_> {
         let ply = node.ply;
         self.td.history.clear_killers(ply + 1);
         self.td.pickers[ply].refill_staged(
-            |list| *list = pos.legal_moves(),
+            |list| fill_legal(list, pos),
             node.tt_move,
             (&self.td.history, node.cont),
             pos,
