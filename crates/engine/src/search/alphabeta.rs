@@ -284,6 +284,7 @@ impl Worker<'_, '_> {
     /// margin below that value. If nothing else comes close, the move is singular
     /// and searched a ply deeper; if the others beat beta too (multi-cut), the node
     /// fails high at once.
+    #[inline(never)]
     fn singular(&mut self, pos: &Chess, node: &Node, e: &TtEntry) -> Singular {
         let (depth, ply) = (node.depth, node.ply);
         let tt_value = from_tt(e.value, ply);
@@ -366,6 +367,7 @@ impl Worker<'_, '_> {
         None
     }
 
+    #[inline(never)]
     fn null_move(&mut self, pos: &Chess, node: &Node) -> Option<i32> {
         let null_pos = pos.clone().swap_turn().ok()?;
         let beta = node.beta;
