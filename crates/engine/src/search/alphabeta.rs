@@ -7,7 +7,7 @@
 //! cutoffs), and the table store.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Bitboard, Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use super::check::gives_check;
 use super::correction::pawn_key;
@@ -15,7 +15,7 @@ use super::history::{Continuation, PieceTo};
 use super::movepick::{fill_legal, is_tactical};
 use super::params::*;
 use super::score::{from_tt, Bound, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
-use super::see::{attacked_by, see_ge};
+use super::see::{attacked, see_ge};
 use super::tt::{decode_quiet, encode_move, TtEntry};
 use super::worker::{lmr, null_key, tt_cutoff, Worker};
 
@@ -428,8 +428,6 @@ impl Worker<'_, '_> {
         let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
         let mut tacticals: ArrayVec<Move, TACTICALS_REMEMBERED> = ArrayVec::new();
         let mut index = 0usize;
-        // The squares the opponent attacks, once a quiet move's exchange is asked.
-        let mut threats = None;
         while let Some(m) = self.td.pickers[ply].next_move_staged(&self.td.history) {
             if node.excluded != 0 && encode_move(&m) == node.excluded {
                 continue;
@@ -448,7 +446,7 @@ impl Worker<'_, '_> {
                 continue;
             }
             let lmr_depth = (node.depth - 1 - lmr(self.lmr, node.depth, index)).max(0);
-            if self.skip_before_make(pos, &node, &m, lmr_depth, best, &mut threats) {
+            if self.skip_before_make(pos, &node, &m, lmr_depth, best) {
                 continue;
             }
             // Decided on the board: a futile move is never made.
@@ -510,7 +508,6 @@ impl Worker<'_, '_> {
         m: &Move,
         lmr_depth: i32,
         best: i32,
-        threats: &mut Option<Bitboard>,
     ) -> bool {
         if node.pv_node || node.in_check || best <= -MATE_BOUND {
             return false;
@@ -523,9 +520,7 @@ impl Worker<'_, '_> {
                 let board = pos.board();
                 let margin = -QUIET_SEE_MARGIN * lmr_depth * lmr_depth;
                 lmr_depth <= QUIET_SEE_MAX_DEPTH
-                    && threats
-                        .get_or_insert_with(|| attacked_by(board, !node.us))
-                        .contains(m.to())
+                    && attacked(board, !node.us, m.to())
                     && !see_ge(board, node.us, m, margin)
             }
         } else {
