@@ -441,8 +441,7 @@ impl Worker<'_, '_> {
             // the pruning of quiet moves below looks at.
             if quiet && late_move(&node, index, best) {
                 // So are the quiet moves after it: dropped at once.
-                let picker = &mut self.td.pickers[ply];
-                index += picker.drop_quiets(&self.td.history, node.excluded);
+                index += self.td.pickers[ply].drop_quiets(&self.td.history, node.excluded);
                 continue;
             }
             let lmr_depth = (node.depth - 1 - lmr(self.lmr, node.depth, index)).max(0);
