@@ -7,15 +7,15 @@
 //! cutoffs), and the table store.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Bitboard, Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use super::check::gives_check;
 use super::correction::pawn_key;
 use super::history::{Continuation, PieceTo};
-use super::movepick::is_tactical;
+use super::movepick::{fill_legal, is_tactical};
 use super::params::*;
 use super::score::{from_tt, Bound, DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
-use super::see::{attacked_by, see_ge};
+use super::see::{attacked, see_ge};
 use super::tt::{decode_quiet, encode_move, TtEntry};
 use super::worker::{lmr, null_key, tt_cutoff, Worker};
 
@@ -284,6 +284,7 @@ impl Worker<'_, '_> {
     /// margin below that value. If nothing else comes close, the move is singular
     /// and searched a ply deeper; if the others beat beta too (multi-cut), the node
     /// fails high at once.
+    #[inline(never)]
     fn singular(&mut self, pos: &Chess, node: &Node, e: &TtEntry) -> Singular {
         let (depth, ply) = (node.depth, node.ply);
         let tt_value = from_tt(e.value, ply);
@@ -366,6 +367,7 @@ impl Worker<'_, '_> {
         None
     }
 
+    #[inline(never)]
     fn null_move(&mut self, pos: &Chess, node: &Node) -> Option<i32> {
         let null_pos = pos.clone().swap_turn().ok()?;
         let beta = node.beta;
@@ -405,7 +407,7 @@ impl Worker<'_, '_> {
         let ply = node.ply;
         self.td.history.clear_killers(ply + 1);
         self.td.pickers[ply].refill_staged(
-            |list| *list = pos.legal_moves(),
+            |list| fill_legal(list, pos),
             node.tt_move,
             (&self.td.history, node.cont),
             pos,
@@ -426,8 +428,6 @@ impl Worker<'_, '_> {
         let mut quiets: ArrayVec<Move, QUIETS_REMEMBERED> = ArrayVec::new();
         let mut tacticals: ArrayVec<Move, TACTICALS_REMEMBERED> = ArrayVec::new();
         let mut index = 0usize;
-        // The squares the opponent attacks, once a quiet move's exchange is asked.
-        let mut threats = None;
         while let Some(m) = self.td.pickers[ply].next_move_staged(&self.td.history) {
             if node.excluded != 0 && encode_move(&m) == node.excluded {
                 continue;
@@ -439,8 +439,13 @@ impl Worker<'_, '_> {
             }
             // The depth the move would get after its late-move reduction: what
             // the pruning of quiet moves below looks at.
+            if quiet && late_move(&node, index, best) {
+                // So are the quiet moves after it: dropped at once.
+                index += self.td.pickers[ply].drop_quiets(&self.td.history, node.excluded);
+                continue;
+            }
             let lmr_depth = (node.depth - 1 - lmr(self.lmr, node.depth, index)).max(0);
-            if self.skip_before_make(pos, &node, &m, (index, lmr_depth), best, &mut threats) {
+            if self.skip_before_make(pos, &node, &m, lmr_depth, best) {
                 continue;
             }
             // Decided on the board: a futile move is never made.
@@ -492,37 +497,29 @@ impl Worker<'_, '_> {
         }
     }
 
-    /// Move-count and history pruning of quiet moves and SEE pruning of those that
-    /// lose material (by the reduced depth `lmr_depth`), SEE pruning of losing
-    /// captures.
+    /// History pruning of quiet moves and SEE pruning of those that lose
+    /// material (by the reduced depth `lmr_depth`), SEE pruning of losing
+    /// captures. (Move-count pruning is [`late_move`].)
     fn skip_before_make(
         &self,
         pos: &Chess,
         node: &Node,
         m: &Move,
-        (index, lmr_depth): (usize, i32),
+        lmr_depth: i32,
         best: i32,
-        threats: &mut Option<Bitboard>,
     ) -> bool {
         if node.pv_node || node.in_check || best <= -MATE_BOUND {
             return false;
         }
         let depth = node.depth;
         if !is_tactical(m) {
-            let factor = if node.improving {
-                LMP_FACTOR_IMPROVING
-            } else {
-                LMP_FACTOR
-            };
-            let late = depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + factor * depth * depth;
-            // The exchange last: it costs the most.
-            late || self.history_prunes(node, m) || {
+            // (Move-count pruning came first: `late_move`.) The exchange last: it
+            // costs the most.
+            self.history_prunes(node, m) || {
                 let board = pos.board();
                 let margin = -QUIET_SEE_MARGIN * lmr_depth * lmr_depth;
                 lmr_depth <= QUIET_SEE_MAX_DEPTH
-                    && threats
-                        .get_or_insert_with(|| attacked_by(board, !node.us))
-                        .contains(m.to())
+                    && attacked(board, !node.us, m.to())
                     && !see_ge(board, node.us, m, margin)
             }
         } else {
@@ -649,6 +646,23 @@ impl Worker<'_, '_> {
         }
         r.clamp(0, new_depth - 1)
     }
+}
+
+/// Move-count pruning: at low depth, a quiet move after the first few is not
+/// searched (non-PV nodes not in check, once a move was searched). A later quiet
+/// move is late as well, so the caller drops the rest of them at once.
+#[inline]
+fn late_move(node: &Node, index: usize, best: i32) -> bool {
+    if node.pv_node || node.in_check || best <= -MATE_BOUND {
+        return false;
+    }
+    let depth = node.depth;
+    let factor = if node.improving {
+        LMP_FACTOR_IMPROVING
+    } else {
+        LMP_FACTOR
+    };
+    depth <= LMP_MAX_DEPTH && index as i32 > LMP_BASE + factor * depth * depth
 }
 
 /// Whether `color` has a piece other than pawns and king (null move is unsafe in

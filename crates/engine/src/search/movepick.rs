@@ -10,12 +10,19 @@ use arrayvec::ArrayVec;
 use shakmaty::{Board, Chess, Color, Move, MoveList, Position};
 
 use super::history::{Continuation, History};
-use super::params::{piece_rank, CAPTURE_HISTORY_DIVISOR, MVV_WEIGHT};
+use super::params::{piece_rank, CAPTURE_HISTORY_DIVISOR, HISTORY_MAX, MVV_WEIGHT};
 use super::see::see_ge;
 use super::tt::encode_move;
 
 /// Capacity of shakmaty's `MoveList`.
 const MAX_MOVES: usize = 270;
+/// Scores [`first_max`] compares at a time (one SSE2 register): a scan carrying
+/// the best index from score to score was a tenth of the search's time (the
+/// picker runs once per move).
+const LANES: usize = 4;
+/// Behind the last move's score: no move scores this low, so the blocks of
+/// [`first_max`] may run past the last move.
+const PAST_THE_END: i32 = i32::MIN;
 const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 24;
 const KILLER_1: i32 = 1 << 22;
@@ -25,10 +32,25 @@ const KILLER_2: i32 = KILLER_1 - 1;
 const QUIET_PENDING: i32 = KILLER_2 - 1;
 /// Captures that lose material in the exchange go after the quiet moves' best.
 const BAD_CAPTURE: i32 = -(1 << 20);
+/// Every quiet move scores above this (a history score is at least three times
+/// `-HISTORY_MAX`), every capture that loses material below it.
+const BELOW_QUIETS: i32 = BAD_CAPTURE / 2;
+const _: () = assert!(-3 * HISTORY_MAX > BELOW_QUIETS);
 /// A tactical move scored at least this was found by SEE not to lose material
 /// (`CAPTURE` less an attacker rank); below it, to lose (`BAD_CAPTURE` plus
 /// victim ranks, far below zero).
 const SEE_KEEPS_FLOOR: i32 = CAPTURE / 2;
+
+/// Writes the legal moves of `pos` into `list`, copying only the moves: assigning
+/// shakmaty's returned list (`*list = pos.legal_moves()`) copied all 256 slots,
+/// a visible share of every node's time.
+#[inline]
+pub(crate) fn fill_legal(list: &mut MoveList, pos: &Chess) {
+    let moves = pos.legal_moves();
+    list.clear();
+    // (Cannot fail: both lists have the same capacity.)
+    let _ = list.try_extend_from_slice(&moves);
+}
 
 /// Captures, en passant and promotions: the moves quiescence search looks at.
 #[inline]
@@ -51,11 +73,83 @@ fn tactical_score(board: &Board, color: Color, m: &Move, history: &History) -> i
         + history.capture_score(color, m) / CAPTURE_HISTORY_DIVISOR
 }
 
+/// The index of the first of the highest scores in `scores`, whole blocks of
+/// [`LANES`] scores: the maximum of every lane, their maximum, then the first
+/// block holding it and the first score in the block equal to it. SSE2 (which
+/// every x86-64 has) compares four scores per instruction.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn first_max(scores: &[i32]) -> usize {
+    // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64 CPU has it.
+    unsafe { first_max_sse2(scores) }
+}
+
+/// [`first_max`] in SSE2 instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn first_max_sse2(scores: &[i32]) -> usize {
+    use std::arch::x86_64::{
+        _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_cvtsi128_si32, _mm_movemask_ps, _mm_set1_epi32,
+        _mm_shuffle_epi32,
+    };
+    let mut lanes = _mm_set1_epi32(i32::MIN);
+    for block in scores.chunks_exact(LANES) {
+        lanes = max4(load4(block), lanes);
+    }
+    lanes = max4(lanes, _mm_shuffle_epi32::<0b01_00_11_10>(lanes));
+    lanes = max4(lanes, _mm_shuffle_epi32::<0b10_11_00_01>(lanes));
+    let wanted = _mm_set1_epi32(_mm_cvtsi128_si32(lanes));
+    for (b, block) in scores.chunks_exact(LANES).enumerate() {
+        let equal = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(load4(block), wanted)));
+        if equal != 0 {
+            return b * LANES + equal.trailing_zeros() as usize;
+        }
+    }
+    0
+}
+
+/// The first four scores of `block` in one register.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn load4(block: &[i32]) -> std::arch::x86_64::__m128i {
+    std::arch::x86_64::_mm_set_epi32(block[3], block[2], block[1], block[0])
+}
+
+/// The lane-wise maximum (SSE2 has no signed 32-bit maximum instruction: the
+/// lanes are selected by a comparison's mask).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn max4(
+    a: std::arch::x86_64::__m128i,
+    b: std::arch::x86_64::__m128i,
+) -> std::arch::x86_64::__m128i {
+    use std::arch::x86_64::{_mm_and_si128, _mm_andnot_si128, _mm_cmpgt_epi32, _mm_or_si128};
+    let above = _mm_cmpgt_epi32(a, b);
+    _mm_or_si128(_mm_and_si128(above, a), _mm_andnot_si128(above, b))
+}
+
+/// [`first_max`] without SSE2: the first score above every score before it.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn first_max(scores: &[i32]) -> usize {
+    let mut best = 0;
+    for (i, &s) in scores.iter().enumerate() {
+        if s > scores[best] {
+            best = i;
+        }
+    }
+    best
+}
+
 /// A node's moves with their ordering scores.
 pub(crate) struct MovePicker {
     moves: MoveList,
-    /// Filled to the length of `moves` only (no per-node clearing of 270 slots).
-    scores: ArrayVec<i32, MAX_MOVES>,
+    /// Filled to the length of `moves` (no per-node clearing of 270 slots), then
+    /// [`LANES`] times [`PAST_THE_END`].
+    scores: ArrayVec<i32, { MAX_MOVES + LANES }>,
     next: usize,
     /// Quiet moves still carry [`QUIET_PENDING`] (see [`MovePicker::refill_staged`]).
     pending_quiets: bool,
@@ -148,6 +242,16 @@ impl MovePicker {
             });
         }
         self.pending_quiets = pending;
+        self.end_scores();
+    }
+
+    /// Puts [`LANES`] times [`PAST_THE_END`] behind the moves' scores.
+    #[inline]
+    fn end_scores(&mut self) {
+        self.scores.truncate(self.moves.len());
+        for _ in 0..LANES {
+            self.scores.push(PAST_THE_END);
+        }
     }
 
     /// Gives the quiet moves still pending their history scores.
@@ -178,6 +282,69 @@ impl MovePicker {
         Some(m)
     }
 
+    /// Drops the quiet moves not picked yet, after move-count pruning cut the
+    /// node's quiet moves off (every later quiet move is pruned unsearched, so
+    /// picking them one by one, each a scan of the rest, was wasted). Returns how
+    /// many were dropped, `excluded` (a move code the caller skips uncounted)
+    /// aside, for the caller's move count. Only captures that lose material (or
+    /// nothing) remain behind the quiet moves, and they are picked afterwards as
+    /// before: by score alone when their scores differ; when two tie, picking
+    /// resolves the tie by their places, which the quiet moves' picks shuffle,
+    /// so then the quiet moves are picked through as before (without the search
+    /// of each).
+    pub(crate) fn drop_quiets(&mut self, history: &History, excluded: u16) -> usize {
+        let rest = self.next..self.moves.len();
+        // Told apart by score (cheaper than by move): the last pick was quiet, so
+        // what is left scores at most as a killer, below every capture that
+        // keeps material; the others score below every quiet move.
+        let losing = |i: usize| {
+            let below = self.scores[i] < BELOW_QUIETS;
+            debug_assert_eq!(below, is_tactical(&self.moves[i]));
+            below
+        };
+        let mut scores: ArrayVec<i32, MAX_MOVES> = ArrayVec::new();
+        let mut distinct = true;
+        for i in rest.clone().filter(|&i| losing(i)) {
+            distinct &= !scores.contains(&self.scores[i]);
+            scores.push(self.scores[i]);
+        }
+        let skipped = excluded != 0
+            && rest
+                .clone()
+                .any(|i| !losing(i) && encode_move(&self.moves[i]) == excluded);
+        let dropped = rest.len() - scores.len() - usize::from(skipped);
+        if distinct {
+            let mut keep = self.next;
+            for i in rest {
+                if self.scores[i] < BELOW_QUIETS {
+                    self.moves.swap(keep, i);
+                    self.scores.swap(keep, i);
+                    keep += 1;
+                }
+            }
+            self.moves.truncate(keep);
+            self.pending_quiets = false;
+            self.end_scores();
+        } else {
+            while self.pick_quiet(history) {}
+        }
+        dropped
+    }
+
+    /// Picks the next move as [`MovePicker::next_move_staged`] does and says
+    /// whether it was quiet; a tactical move is put back first of the rest, where
+    /// the next pick finds it again (the first of the highest scores).
+    fn pick_quiet(&mut self, history: &History) -> bool {
+        match self.next_move_staged(history) {
+            Some(m) if !is_tactical(&m) => true,
+            Some(_) => {
+                self.next -= 1;
+                false
+            }
+            None => false,
+        }
+    }
+
     /// The table move and the tactical moves SEE found not to lose material: in
     /// quiescence (not in check), the only ones searched unless delta pruning drops them.
     pub(crate) fn keeping_material(&self) -> impl Iterator<Item = &Move> {
@@ -205,13 +372,9 @@ impl MovePicker {
         if self.next >= n {
             return None;
         }
-        // The first of the highest scores, the best kept in registers.
-        let (mut best, mut top) = (self.next, self.scores[self.next]);
-        for (i, &s) in self.scores[..n].iter().enumerate().skip(self.next + 1) {
-            if s > top {
-                (best, top) = (i, s);
-            }
-        }
+        // Whole blocks, the last one running past the end.
+        let end = self.next + (n - self.next).div_ceil(LANES) * LANES;
+        let best = self.next + first_max(&self.scores[self.next..end]);
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         let m = self.moves[self.next];
@@ -227,5 +390,109 @@ impl MovePicker {
     pub(crate) fn last_keeps_material(&self) -> Option<bool> {
         let score = *self.scores.get(self.next.checked_sub(1)?)?;
         (score != TT_MOVE).then_some(score >= SEE_KEEPS_FLOOR)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nnue_test_support::position;
+
+    /// A picker of `fen`'s moves with empty histories (so that many captures that
+    /// lose material tie) advanced to its first quiet move.
+    fn at_first_quiet(fen: &str, history: &History) -> MovePicker {
+        let pos = position(fen);
+        let fill = |list: &mut MoveList| *list = pos.legal_moves();
+        let mut picker = MovePicker::empty();
+        picker.refill_staged(fill, 0, (history, Continuation::default()), &pos, 1);
+        while let Some(m) = picker.next_move_staged(history) {
+            if !is_tactical(&m) {
+                break;
+            }
+        }
+        picker
+    }
+
+    #[test]
+    fn first_max_is_the_first_of_the_highest_scores() {
+        // Few distinct values, so that ties within and across blocks are common.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for len in 1..=3 * LANES {
+            for _ in 0..100 {
+                let mut scores: Vec<i32> = (0..len)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        (state % 4) as i32 - 2
+                    })
+                    .collect();
+                // The scan it replaces: the first index of a score above all before.
+                let mut expected = 0;
+                for (i, &s) in scores.iter().enumerate() {
+                    if s > scores[expected] {
+                        expected = i;
+                    }
+                }
+                scores.resize(len.div_ceil(LANES) * LANES, PAST_THE_END);
+                assert_eq!(first_max(&scores), expected, "{scores:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn dropping_the_quiet_moves_leaves_the_later_picks_as_they_were() {
+        let history = History::default();
+        // Each position with whether its losing captures' scores all differ (the
+        // quiet moves are then dropped; else picked through), the quiet moves left
+        // after the first and the losing captures.
+        for (fen, distinct, quiets_left, losing) in [
+            // Two losing captures, Qxf6 and Bxf7+, of different scores.
+            (
+                "r1bqkb1r/pp3ppp/2np1n2/4p3/2B1P3/2N2Q2/PPPP1PPP/R1B1K1NR w KQkq - 0 6",
+                true,
+                39,
+                2,
+            ),
+            // Five, among them a tie: Nxd7 and Nxf7, a knight taking a defended pawn.
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+                39,
+                5,
+            ),
+            // One, Qxd5 (exd5 keeps material).
+            ("4k3/8/2p5/3p4/4P3/8/8/3QK3 w - - 0 1", true, 17, 1),
+            // No capture at all.
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", true, 14, 0),
+        ] {
+            let mut dropped = at_first_quiet(fen, &history);
+            let rest = dropped.next..dropped.len();
+            let scores: Vec<i32> = rest
+                .filter(|&i| is_tactical(&dropped.moves[i]))
+                .map(|i| dropped.scores[i])
+                .collect();
+            let differ = scores
+                .iter()
+                .all(|s| scores.iter().filter(|&t| t == s).count() == 1);
+            assert_eq!(differ, distinct, "{fen}");
+            let mut picked = at_first_quiet(fen, &history);
+            let count = dropped.drop_quiets(&history, 0);
+            let mut quiets = 0;
+            let mut expected = Vec::new();
+            while let Some(m) = picked.next_move_staged(&history) {
+                if is_tactical(&m) {
+                    expected.push(m);
+                } else {
+                    assert!(expected.is_empty(), "{fen}: a quiet move after {m}");
+                    quiets += 1;
+                }
+            }
+            let rest: Vec<Move> =
+                std::iter::from_fn(|| dropped.next_move_staged(&history)).collect();
+            assert_eq!(rest, expected, "{fen}");
+            assert_eq!(count, quiets, "{fen}");
+            assert_eq!((count, expected.len()), (quiets_left, losing), "{fen}");
+        }
     }
 }

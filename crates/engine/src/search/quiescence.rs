@@ -12,7 +12,7 @@ use shakmaty::{Chess, Move, Position, Square};
 use super::captures::legal_captures;
 use super::correction::pawn_key;
 use super::history::PieceTo;
-use super::movepick::is_tactical;
+use super::movepick::{fill_legal, is_tactical};
 use super::params::{piece_value, DELTA_MARGIN, QS_QUIET_EVASIONS, RECAPTURES_FROM};
 use super::score::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::see::see_ge;
@@ -136,7 +136,7 @@ impl Worker<'_, '_> {
     ) -> Start {
         let cont = self.continuation(ply);
         let Some(stand_pat) = eval else {
-            let fill = |list: &mut shakmaty::MoveList| *list = pos.legal_moves();
+            let fill = |list: &mut shakmaty::MoveList| fill_legal(list, pos);
             let picker = &mut self.td.pickers[ply];
             picker.refill(fill, tt_move, (&self.td.history, cont), pos, ply);
             if picker.is_empty() {

@@ -346,6 +346,7 @@ impl<'a, 'b> Worker<'a, 'b> {
         false
     }
 
+    #[inline(never)]
     pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = if ply < MAX_PLY {
             self.td.pv_len[ply + 1]
