@@ -7,6 +7,7 @@
 mod support;
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use nnue_core::data::filter::Filter;
@@ -48,6 +49,7 @@ fn run(output_net: PathBuf, width: usize) -> HalfKaRun {
         seed: 2,
         force: false,
         skip_invalid: false,
+        stop_after_batches: None,
     }
 }
 
@@ -56,7 +58,8 @@ fn eval_prints_the_core_value_of_a_trained_256_wide_net() {
     let dir = TempDir::new("engine-halfka-trained");
     let path = dir.path("trained 256.nnue");
     let mut log = Vec::new();
-    let outcome = train_halfka(&run(path.clone(), 256), &mut log).unwrap();
+    let stop = AtomicBool::new(false);
+    let outcome = train_halfka(&run(path.clone(), 256), &stop, &mut log).unwrap();
     assert_eq!(outcome.clamped, 0);
     let net = HalfKaNetwork::load(&path).unwrap();
     assert_eq!(net.shape().width, 256);

@@ -242,3 +242,73 @@ fn narrow_trained_net_loads_and_every_kernel_agrees() {
     }
     assert!(differ > POSITIONS / 2, "the net says something");
 }
+
+/// Runs `nnue-learn` with `args`: (exit code, stdout and stderr).
+fn learn(args: &[&str]) -> (i32, String) {
+    let run = Command::new(env!("CARGO_BIN_EXE_nnue-learn"))
+        .args(args)
+        .output()
+        .expect("run nnue-learn");
+    let text =
+        String::from_utf8_lossy(&run.stdout).into_owned() + &String::from_utf8_lossy(&run.stderr);
+    (run.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn preset_refuses_what_it_cannot_train_and_stops_when_interrupted() {
+    let dir = TempDir::new("halfka-usage");
+    let out = dir.path("net.nnue");
+    let data = test_data("sf_tools_sample.binpack");
+    let base = [
+        "train",
+        "--preset",
+        "sf15.1",
+        "--train",
+        data.to_str().unwrap(),
+        "--quiet",
+        "--output-net",
+        out.to_str().unwrap(),
+    ];
+    let with = |extra: &[&str]| learn(&[&base[..], extra].concat());
+    let (code, text) = with(&["--ft-size", "100"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains(
+            "--ft-size 100: a HalfKAv2_hm transformer width must be a positive multiple of 64"
+        ),
+        "{text}"
+    );
+    let (code, text) = with(&["--hidden", "32", "--resume"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("--preset sf15.1 does not take --hidden, --resume"),
+        "{text}"
+    );
+    assert!(!out.exists(), "nothing is written on a usage error");
+    let (code, text) = with(&[
+        "--ft-size",
+        "64",
+        "--epochs",
+        "3",
+        "--epoch-size",
+        "1000",
+        "--batch-size",
+        "100",
+        "--stop-after-batches",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("epoch 1: train loss") && text.contains("(interrupted)"),
+        "{text}"
+    );
+    assert!(!text.contains("epoch 2:"), "{text}");
+    assert!(
+        text.contains("after an interruption, 400 positions"),
+        "{text}"
+    );
+    assert_eq!(
+        HalfKaNetwork::load(&out).unwrap().shape(),
+        Shape { width: 64 }
+    );
+}

@@ -73,5 +73,6 @@ pub fn halfka_run(args: &TrainArgs) -> Result<HalfKaRun, LearnError> {
         seed: args.seed,
         force: args.force,
         skip_invalid: args.skip_invalid,
+        stop_after_batches: args.stop_after_batches,
     })
 }

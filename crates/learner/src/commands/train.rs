@@ -396,7 +396,7 @@ pub fn config_of_parts(args: &TrainArgs) -> (Optimizer, LossParams, Filter) {
 }
 
 /// Runs `nnue-learn train --preset sf15.1`.
-fn run_preset(args: &TrainArgs) -> Result<String, LearnError> {
+fn run_preset(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
     let run = super::preset::halfka_run(args)?;
     println!(
         "training HalfKAv2_hm {}x2-16-32-1 x8 (factorised) on {}",
@@ -407,11 +407,12 @@ fn run_preset(args: &TrainArgs) -> Result<String, LearnError> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let o = crate::halfka::train_halfka(&run, &mut std::io::stdout())?;
+    let o = crate::halfka::train_halfka(&run, stop, &mut std::io::stdout())?;
     Ok(format!(
-        "wrote {} ({} bytes, Stockfish 15.1 layout) after {} positions in {:.1} s; validation loss {:.6} -> {:.6}; {} parameters clamped by quantization",
+        "wrote {} ({} bytes, Stockfish 15.1 layout) after {}{} positions in {:.1} s; validation loss {:.6} -> {:.6}; {} parameters clamped by quantization",
         run.output_net.display(),
         o.bytes,
+        if o.interrupted { "an interruption, " } else { "" },
         o.trained,
         o.seconds,
         o.val_losses.first().copied().unwrap_or(f64::NAN),
@@ -423,7 +424,7 @@ fn run_preset(args: &TrainArgs) -> Result<String, LearnError> {
 /// Runs `nnue-learn train`.
 pub fn run(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
     if args.preset.is_some() {
-        return run_preset(args);
+        return run_preset(args, stop);
     }
     let config = config_of(args)?;
     if let Some(raw) = &args.output_raw {

@@ -8,6 +8,7 @@
 use std::io::Write;
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use nnue_core::data::TrainingRecord;
@@ -50,6 +51,8 @@ pub struct HalfKaRun {
     pub seed: u64,
     pub force: bool,
     pub skip_invalid: bool,
+    /// Testing: stop as if interrupted after this many batches.
+    pub stop_after_batches: Option<u64>,
 }
 
 /// What a finished run reports.
@@ -64,6 +67,8 @@ pub struct HalfKaOutcome {
     pub seconds: f64,
     /// Bytes written.
     pub bytes: usize,
+    /// Whether `stop` ended the run early (the net is still written).
+    pub interrupted: bool,
 }
 
 /// Training and validation indices: the last `fraction` of each file is held out.
@@ -135,8 +140,13 @@ fn validation_loss(
     Ok(if n == 0 { f64::NAN } else { sum / n as f64 })
 }
 
-/// Trains, reporting to `out`, and writes the net.
-pub fn train_halfka(run: &HalfKaRun, out: &mut dyn Write) -> Result<HalfKaOutcome, LearnError> {
+/// Trains, reporting to `out`, and writes the net. `stop` (set by Ctrl-C) ends
+/// the run after the current batch, and the net trained so far is written.
+pub fn train_halfka(
+    run: &HalfKaRun,
+    stop: &AtomicBool,
+    out: &mut dyn Write,
+) -> Result<HalfKaOutcome, LearnError> {
     let started = Instant::now();
     let mode = OutputCheck::mode_from_flags(run.force, false);
     OutputCheck::new(mode)
@@ -156,26 +166,14 @@ pub fn train_halfka(run: &HalfKaRun, out: &mut dyn Write) -> Result<HalfKaOutcom
     }
     let mut model = HalfKaModel::new(run.width, run.factorize, run.seed);
     let mut state = LoopState::new(&model, run);
-    let report = |out: &mut dyn Write, what: String| {
-        writeln!(out, "{what}").map_err(|error| LearnError::Io {
-            path: PathBuf::from("<stdout>"),
-            what: "report",
-            error,
-        })
-    };
-    let first = validation_loss(&model, &source, &val, run)?;
-    report(out, format!("epoch 0: validation loss {first:.6}"))?;
-    let mut val_losses = vec![first];
-    for epoch in 1..=run.epochs {
-        shuffle(&mut order, run.seed, epoch);
-        let train_loss = state.epoch(&mut model, &source, &order, run)?;
-        let v = validation_loss(&model, &source, &val, run)?;
-        report(
-            out,
-            format!("epoch {epoch}: train loss {train_loss:.6}, validation loss {v:.6}"),
-        )?;
-        val_losses.push(v);
-    }
+    let val_losses = run_epochs(
+        &mut model,
+        &mut state,
+        (&source, &mut order, &val),
+        run,
+        stop,
+        out,
+    )?;
     let description = format!(
         "nnue-learn HalfKAv2_hm {}x2-16-32-1 x{STACKS}, seed {}, {} epochs of {}",
         run.width, run.seed, run.epochs, run.epoch_size
@@ -189,7 +187,50 @@ pub fn train_halfka(run: &HalfKaRun, out: &mut dyn Write) -> Result<HalfKaOutcom
         clamped,
         seconds: started.elapsed().as_secs_f64(),
         bytes: bytes.len(),
+        interrupted: state.interrupted,
     })
+}
+
+/// Writes one report line.
+fn report(out: &mut dyn Write, line: &str) -> Result<(), LearnError> {
+    writeln!(out, "{line}").map_err(|error| LearnError::Io {
+        path: PathBuf::from("<stdout>"),
+        what: "report",
+        error,
+    })
+}
+
+/// The validation loss before training, then every epoch (reported); stops
+/// after an interrupted epoch.
+fn run_epochs(
+    model: &mut HalfKaModel,
+    state: &mut LoopState,
+    (source, order, val): (&DataSource, &mut [u64], &[u64]),
+    run: &HalfKaRun,
+    stop: &AtomicBool,
+    out: &mut dyn Write,
+) -> Result<Vec<f64>, LearnError> {
+    let first = validation_loss(model, source, val, run)?;
+    report(out, &format!("epoch 0: validation loss {first:.6}"))?;
+    let mut val_losses = vec![first];
+    for epoch in 1..=run.epochs {
+        shuffle(order, run.seed, epoch);
+        let train_loss = state.epoch(model, source, order, run, stop)?;
+        let v = validation_loss(model, source, val, run)?;
+        let note = if state.interrupted {
+            " (interrupted)"
+        } else {
+            ""
+        };
+        let line =
+            format!("epoch {epoch}: train loss {train_loss:.6}, validation loss {v:.6}{note}");
+        report(out, &line)?;
+        val_losses.push(v);
+        if state.interrupted {
+            break;
+        }
+    }
+    Ok(val_losses)
 }
 
 /// Everything that persists across batches.
@@ -202,6 +243,8 @@ struct LoopState {
     draws: u64,
     trained: u64,
     in_batch: usize,
+    batches: u64,
+    interrupted: bool,
 }
 
 impl LoopState {
@@ -214,6 +257,8 @@ impl LoopState {
             draws: 0,
             trained: 0,
             in_batch: 0,
+            batches: 0,
+            interrupted: false,
         }
     }
 
@@ -224,6 +269,7 @@ impl LoopState {
         source: &DataSource,
         order: &[u64],
         run: &HalfKaRun,
+        stop: &AtomicBool,
     ) -> Result<f64, LearnError> {
         let (mut sum, mut n, mut misses) = (0.0, 0u64, 0usize);
         while n < run.epoch_size {
@@ -253,6 +299,11 @@ impl LoopState {
                 self.grads.clear(model.width);
                 self.trained += self.in_batch as u64;
                 self.in_batch = 0;
+                self.batches += 1;
+                if stop.load(Ordering::Relaxed) || run.stop_after_batches == Some(self.batches) {
+                    self.interrupted = true;
+                    break;
+                }
             }
         }
         Ok(sum / n.max(1) as f64)
