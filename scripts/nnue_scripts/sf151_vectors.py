@@ -106,17 +106,26 @@ def sha256(path: str) -> str:
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def tsv_fens(path: str) -> list[str]:
+    """The `fen` column of an earlier output (comment lines skipped)."""
+    with open(path, encoding="ascii") as f:
+        return [line.split("\t")[0] for line in f if line.strip() and not line.startswith("#")]
+
+
+def every_nth(items: list[str], count: int) -> list[str]:
+    """Items `i * len / count` for `i < count`: the selection the learner's tests make."""
+    return [items[i * len(items) // count] for i in range(count)]
+
+
 def from_earlier(engine: Engine, args) -> int:
     """Raw values of every len/count-th position of an earlier output."""
-    with open(args.fens_from, encoding="ascii") as f:
-        fens = [line.split("\t")[0] for line in f if line.strip() and not line.startswith("#")]
-    picked = [fens[i * len(fens) // args.count] for i in range(args.count)]
+    fens = tsv_fens(args.fens_from)
     print("# Stockfish 15.1 NNUE::evaluate(pos, false), internal units, side to move")
     print(f"# positions: every {len(fens)}/{args.count}-th of {args.fens_from}")
     if args.eval_file:
         print(f"# net sha256 {sha256(args.eval_file)}")
     print("# fen\traw")
-    for fen in picked:
+    for fen in every_nth(fens, args.count):
         print(f"{fen}\t{engine.raw(fen)}")
     engine.close()
     return 0
