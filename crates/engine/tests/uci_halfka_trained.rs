@@ -14,7 +14,7 @@ use nnue_core::data::filter::Filter;
 use nnue_core::nnue::halfka::HalfKaNetwork;
 use nnue_learner::halfka::{train_halfka, HalfKaRun};
 use nnue_learner::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
-use nnue_learner::optim::Optimizer;
+use nnue_learner::optim::{Optimizer, Schedule};
 use nnue_test_support::{position, test_data, test_data_text, TempDir};
 use support::Engine;
 
@@ -32,7 +32,7 @@ fn run(output_net: PathBuf, width: usize) -> HalfKaRun {
         epochs: 1,
         epoch_size: 2000,
         batch_size: 100,
-        lr: 1e-3,
+        schedule: Schedule::step(1e-3),
         optimizer: Optimizer::default(),
         loss: LossParams {
             kind: LossKind::Elmo,

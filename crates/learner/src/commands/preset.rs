@@ -33,6 +33,7 @@ fn unsupported(args: &TrainArgs) -> Vec<&'static str> {
         ("--output-raw", args.output_raw.is_some()),
         ("--mirror", args.mirror),
         ("--quantization-aware", args.quantization_aware),
+        ("--newbob-decay", args.newbob_decay != 1.0),
     ]
     .into_iter()
     .filter_map(|(name, set)| set.then_some(name))
@@ -44,7 +45,7 @@ pub fn halfka_run(args: &TrainArgs) -> Result<HalfKaRun, LearnError> {
     let refused = unsupported(args);
     if !refused.is_empty() {
         return Err(LearnError::Usage(format!(
-            "--preset sf15.1 does not take {} (it trains 15.1's fixed shape from --train alone)",
+            "--preset sf15.1 does not take {} (options of the HalfKP/All trainer)",
             refused.join(", ")
         )));
     }
@@ -55,6 +56,11 @@ pub fn halfka_run(args: &TrainArgs) -> Result<HalfKaRun, LearnError> {
         )));
     }
     let config = super::train::config_of_parts(args);
+    let total_batches = args.epochs * args.epoch_size.div_ceil(args.batch_size as u64);
+    config
+        .3
+        .check(total_batches)
+        .map_err(|e| LearnError::Usage(e.to_string()))?;
     Ok(HalfKaRun {
         train: args.train.clone(),
         output_net: args.output_net.clone(),
@@ -63,7 +69,7 @@ pub fn halfka_run(args: &TrainArgs) -> Result<HalfKaRun, LearnError> {
         epochs: args.epochs,
         epoch_size: args.epoch_size,
         batch_size: args.batch_size,
-        lr: args.lr,
+        schedule: config.3,
         optimizer: config.0,
         loss: config.1,
         power_lambda: args.start_lambda.unwrap_or(args.lambda),

@@ -69,7 +69,8 @@ pub struct TrainArgs {
     /// HalfKAv2_hm 1024x2-16-32-1 with 8 PSQT buckets and 8 layer stacks by piece
     /// count, trained with the HalfKAv2_hm factoriser and written in 15.1's
     /// layout (--ft-size for a narrower transformer, a multiple of 64). Takes
-    /// --train, the epoch, batch, optimizer, loss and filter options, --seed.
+    /// --train, the epoch, batch, optimizer, rate schedule (not newbob), loss and
+    /// filter options, --seed.
     #[arg(long, value_enum)]
     pub preset: Option<super::preset::Preset>,
     /// Start from this .nnue net instead of random weights (fine-tuning): its
@@ -390,9 +391,14 @@ pub fn config_of(args: &TrainArgs) -> Result<TrainConfig, LearnError> {
         .build()
 }
 
-/// The optimizer, loss and filter of `args` (shared with `--preset`).
-pub fn config_of_parts(args: &TrainArgs) -> (Optimizer, LossParams, Filter) {
-    (optimizer_of(args), loss_of(args), filter_of(args))
+/// The optimizer, loss, filter and rate schedule of `args` (shared with `--preset`).
+pub fn config_of_parts(args: &TrainArgs) -> (Optimizer, LossParams, Filter, Schedule) {
+    (
+        optimizer_of(args),
+        loss_of(args),
+        filter_of(args),
+        schedule_of(args),
+    )
 }
 
 /// Runs `nnue-learn train --preset sf15.1`.

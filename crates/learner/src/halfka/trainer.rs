@@ -25,7 +25,7 @@ use crate::data::{DataSource, Filter, PositionSource, SourceOptions};
 use crate::error::LearnError;
 use crate::loss::LossParams;
 use crate::model::init::uniform;
-use crate::optim::Optimizer;
+use crate::optim::{Optimizer, Schedule, ScheduleState};
 
 /// What a HalfKAv2_hm run needs.
 #[derive(Clone, Debug)]
@@ -38,7 +38,8 @@ pub struct HalfKaRun {
     pub epochs: u64,
     pub epoch_size: u64,
     pub batch_size: usize,
-    pub lr: f64,
+    /// The learning rate's curve (newbob's rejections are not supported).
+    pub schedule: Schedule,
     pub optimizer: Optimizer,
     pub loss: LossParams,
     /// λ of the power loss.
@@ -217,6 +218,7 @@ fn run_epochs(
         shuffle(order, run.seed, epoch);
         let train_loss = state.epoch(model, source, order, run, stop)?;
         let v = validation_loss(model, source, val, run)?;
+        run.schedule.end_epoch(&mut state.schedule, v);
         let note = if state.interrupted {
             " (interrupted)"
         } else {
@@ -245,6 +247,9 @@ struct LoopState {
     in_batch: usize,
     batches: u64,
     interrupted: bool,
+    schedule: ScheduleState,
+    /// Batches of the whole run, for the cosine curve.
+    total_batches: u64,
 }
 
 impl LoopState {
@@ -259,6 +264,8 @@ impl LoopState {
             in_batch: 0,
             batches: 0,
             interrupted: false,
+            schedule: run.schedule.start(),
+            total_batches: run.epochs * run.epoch_size.div_ceil(run.batch_size as u64),
         }
     }
 
@@ -294,8 +301,11 @@ impl LoopState {
             self.in_batch += 1;
             if self.in_batch == run.batch_size || n == run.epoch_size {
                 let scale = 1.0 / self.in_batch as f32;
+                let lr = run
+                    .schedule
+                    .rate(&self.schedule, self.batches, self.total_batches);
                 self.slots
-                    .step(model, &self.grads, run.lr as f32, scale, &run.optimizer);
+                    .step(model, &self.grads, lr as f32, scale, &run.optimizer);
                 self.grads.clear(model.width);
                 self.trained += self.in_batch as u64;
                 self.in_batch = 0;
