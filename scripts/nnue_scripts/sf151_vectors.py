@@ -7,11 +7,16 @@ check (the engine's `d` lists their checkers), and asks a Stockfish 15.1 build p
 for each. Writes `fen<TAB>raw` lines after `#` comment lines naming the inputs.
 
     python -m nnue_scripts.sf151_vectors --stockfish PATH --plain FILE --per-stack 64 > OUT.tsv
+
+With `--eval-file NET` the engine loads NET first (`setoption name EvalFile`), and with
+`--fens-from TSV --count N` the positions are every len/N-th `fen` of an earlier output
+(a trained net's values on the same positions), written after `# net sha256` of NET.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import subprocess
 import sys
 
@@ -52,12 +57,16 @@ def spread(items: list[str], n: int) -> list[str]:
 class Engine:
     """A line-oriented UCI session with the patched Stockfish."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, eval_file: str | None = None):
         self.proc = subprocess.Popen(
             [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
         )
         self.send("uci")
         self.until(lambda line: line == "uciok")
+        if eval_file is not None:
+            self.send(f"setoption name EvalFile value {eval_file}")
+            self.send("isready")
+            self.until(lambda line: line == "readyok")
 
     def send(self, line: str) -> None:
         assert self.proc.stdin is not None
@@ -91,13 +100,51 @@ class Engine:
         self.proc.wait()
 
 
+def sha256(path: str) -> str:
+    """The sha256 of a file, hex."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def tsv_fens(path: str) -> list[str]:
+    """The `fen` column of an earlier output (comment lines skipped)."""
+    with open(path, encoding="ascii") as f:
+        return [line.split("\t")[0] for line in f if line.strip() and not line.startswith("#")]
+
+
+def every_nth(items: list[str], count: int) -> list[str]:
+    """Items `i * len / count` for `i < count`: the selection the learner's tests make."""
+    return [items[i * len(items) // count] for i in range(count)]
+
+
+def from_earlier(engine: Engine, args) -> int:
+    """Raw values of every len/count-th position of an earlier output."""
+    fens = tsv_fens(args.fens_from)
+    print("# Stockfish 15.1 NNUE::evaluate(pos, false), internal units, side to move")
+    print(f"# positions: every {len(fens)}/{args.count}-th of {args.fens_from}")
+    if args.eval_file:
+        print(f"# net sha256 {sha256(args.eval_file)}")
+    print("# fen\traw")
+    for fen in every_nth(fens, args.count):
+        print(f"{fen}\t{engine.raw(fen)}")
+    engine.close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--stockfish", required=True, help="Stockfish 15.1 with the rawnnue command")
-    ap.add_argument("--plain", required=True, help="a .plain file (its fen lines are used)")
+    ap.add_argument("--plain", help="a .plain file (its fen lines are used)")
     ap.add_argument("--per-stack", type=int, default=64, help="positions per layer stack")
+    ap.add_argument("--eval-file", help="a .nnue net the engine loads first")
+    ap.add_argument("--fens-from", help="take the positions from an earlier output instead")
+    ap.add_argument("--count", type=int, default=60, help="positions taken with --fens-from")
     args = ap.parse_args(argv)
-    engine = Engine(args.stockfish)
+    engine = Engine(args.stockfish, args.eval_file)
+    if args.fens_from:
+        return from_earlier(engine, args)
+    if not args.plain:
+        ap.error("--plain or --fens-from is required")
     by_stack: list[list[str]] = [[] for _ in range(STACKS)]
     for fen in read_fens(args.plain):
         stack = stack_of(fen)

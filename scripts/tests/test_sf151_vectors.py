@@ -4,7 +4,7 @@ import os
 import tempfile
 import unittest
 
-from nnue_scripts.sf151_vectors import piece_count, read_fens, spread, stack_of
+from nnue_scripts.sf151_vectors import every_nth, piece_count, read_fens, spread, stack_of, tsv_fens
 
 
 class SelectionTest(unittest.TestCase):
@@ -27,6 +27,20 @@ class SelectionTest(unittest.TestCase):
             with open(path, "w", encoding="ascii") as f:
                 f.write(text)
             self.assertEqual(read_fens(path), ["A w - - 0 1", "B b - - 0 1"])
+
+    def test_every_nth_picks_as_the_learner_test_does(self):
+        items = [str(i) for i in range(512)]
+        picked = every_nth(items, 60)
+        self.assertEqual(len(picked), 60)
+        self.assertEqual(picked[:3], ["0", "8", "17"])
+        self.assertEqual(picked[-1], str(59 * 512 // 60))
+
+    def test_tsv_fens_skips_comments(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "x.tsv")
+            with open(path, "w", encoding="ascii") as f:
+                f.write("# header\n# fen\traw\nA w - - 0 1\t5\nB b - - 0 1\t-7\n")
+            self.assertEqual(tsv_fens(path), ["A w - - 0 1", "B b - - 0 1"])
 
 
 if __name__ == "__main__":

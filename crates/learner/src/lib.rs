@@ -7,6 +7,7 @@ pub mod cli;
 pub mod commands;
 pub mod data;
 pub mod error;
+pub mod halfka;
 pub mod history;
 pub mod loss;
 pub mod model;

@@ -7,6 +7,7 @@ pub mod check;
 pub mod export;
 pub mod features;
 pub mod info;
+pub mod preset;
 pub mod random_net;
 pub mod shape;
 pub mod train;

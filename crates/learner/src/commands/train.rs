@@ -66,6 +66,14 @@ pub struct TrainArgs {
 
     #[command(flatten)]
     pub shape: ShapeArgs,
+    /// A named net trained by its own path: sf15.1 is Stockfish 15.1's
+    /// HalfKAv2_hm 1024x2-16-32-1 with 8 PSQT buckets and 8 layer stacks by piece
+    /// count, trained with the HalfKAv2_hm factoriser and written in 15.1's
+    /// layout (--ft-size for a narrower transformer, a multiple of 64). Takes
+    /// --train, the epoch, batch, optimizer, rate schedule (not newbob), loss and
+    /// filter options, --seed.
+    #[arg(long, value_enum)]
+    pub preset: Option<super::preset::Preset>,
     /// Start from this .nnue net instead of random weights (fine-tuning): its
     /// architecture must be the one trained; with --factorize the virtual rows
     /// start at zero. nodchip's learner starts from its EvalFile the same way.
@@ -395,8 +403,47 @@ pub fn config_of(args: &TrainArgs) -> Result<TrainConfig, LearnError> {
         .build()
 }
 
+/// The optimizer, loss, filter and rate schedule of `args` (shared with `--preset`).
+pub fn config_of_parts(args: &TrainArgs) -> (Optimizer, LossParams, Filter, Schedule) {
+    (
+        optimizer_of(args),
+        loss_of(args),
+        filter_of(args),
+        schedule_of(args),
+    )
+}
+
+/// Runs `nnue-learn train --preset sf15.1`.
+fn run_preset(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
+    let run = super::preset::halfka_run(args)?;
+    println!(
+        "training HalfKAv2_hm {}x2-16-32-1 x8 (factorised) on {}",
+        run.width,
+        args.train
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let o = crate::halfka::train_halfka(&run, stop, &mut std::io::stdout())?;
+    Ok(format!(
+        "wrote {} ({} bytes, Stockfish 15.1 layout) after {}{} positions in {:.1} s; validation loss {:.6} -> {:.6}; {} parameters clamped by quantization",
+        run.output_net.display(),
+        o.bytes,
+        if o.interrupted { "an interruption, " } else { "" },
+        o.trained,
+        o.seconds,
+        o.val_losses.first().copied().unwrap_or(f64::NAN),
+        o.val_losses.last().copied().unwrap_or(f64::NAN),
+        o.clamped
+    ))
+}
+
 /// Runs `nnue-learn train`.
 pub fn run(args: &TrainArgs, stop: &AtomicBool) -> Result<String, LearnError> {
+    if args.preset.is_some() {
+        return run_preset(args, stop);
+    }
     let config = config_of(args)?;
     if let Some(raw) = &args.output_raw {
         check_raw_output(&config, raw)?;
