@@ -9,7 +9,7 @@ use std::time::Duration;
 use nnue_core::nnue::sha256::stockfish_name;
 use nnue_core::nnue::{random_network, Activation, Architecture};
 use nnue_engine::default_net;
-use support::{test_data_text, Engine};
+use support::{raw_eval_line, test_data_text, Engine};
 
 const LONG: Duration = Duration::from_secs(120);
 
@@ -34,23 +34,12 @@ fn eval_prints_stockfish12_values_for_evalfile_net() {
     net.save(&path).unwrap();
 
     let mut e = Engine::start();
-    e.send(&format!("setoption name EvalFile value {}", path.display()));
-    let ready = e.sync();
-    assert!(
-        ready
-            .iter()
-            .any(|l| l.starts_with("info string NNUE evaluation using")),
-        "{ready:?}"
-    );
+    e.load_net(&path, &format!("[{}]", net.architecture().summary()));
     let rows = sf12_rows();
     assert!(rows.len() >= 10);
     for (fen, expected) in &rows {
-        e.send(&format!("position fen {fen}"));
-        e.send("eval");
-        let lines = e.until(LONG, |l| {
-            l.starts_with("NNUE evaluation") && l.contains("pawns")
-        });
-        let want = format!("NNUE evaluation {expected} (side to move, internal units)");
+        let lines = e.eval_lines(fen);
+        let want = raw_eval_line(*expected);
         assert!(lines.contains(&want), "{fen}: want {want:?}, got {lines:?}");
         assert!(lines.iter().any(|l| l.starts_with("Classical evaluation ")));
     }
@@ -173,18 +162,9 @@ fn evalfile_loads_thesis_architectures() {
     let expected = nnue_core::nnue::evaluate(&net, &p);
 
     let mut e = Engine::start();
-    e.send(&format!("setoption name EvalFile value {}", path.display()));
-    let ready = e.sync();
-    assert!(
-        ready.iter().any(|l| l.contains("All+H+V 960->64x2-16-1")),
-        "{ready:?}"
-    );
-    e.send(&format!("position fen {fen}"));
-    e.send("eval");
-    let lines = e.until(LONG, |l| {
-        l.starts_with("NNUE evaluation") && l.contains("pawns")
-    });
-    let want = format!("NNUE evaluation {expected} (side to move, internal units)");
+    e.load_net(&path, "All+H+V 960->64x2-16-1");
+    let lines = e.eval_lines(fen);
+    let want = raw_eval_line(expected);
     assert!(lines.contains(&want), "want {want:?}, got {lines:?}");
     e.send("go depth 5");
     e.until(LONG, |l| l.starts_with("bestmove"));
@@ -201,10 +181,7 @@ fn evalfile_loads_thesis_architectures() {
             && l.contains("broken.nnue: not a .nnue file (")),
         "{got:?}"
     );
-    e.send("eval");
-    let lines = e.until(LONG, |l| {
-        l.starts_with("NNUE evaluation") && l.contains("pawns")
-    });
+    let lines = e.eval_current();
     assert!(lines.contains(&want), "{lines:?}");
     e.quit();
     std::fs::remove_dir_all(&dir).ok();
@@ -280,9 +257,7 @@ fn evalfile_loads_screlu_and_bucketed_nets() {
         let path = dir.join(format!("{name}.nnue"));
         net.save(&path).unwrap();
         let mut e = Engine::start();
-        e.send(&format!("setoption name EvalFile value {}", path.display()));
-        let ready = e.sync();
-        assert!(ready.iter().any(|l| l.contains(summary)), "{ready:?}");
+        e.load_net(&path, summary);
         for fen in fens {
             let p: shakmaty::Chess = fen
                 .parse::<shakmaty::fen::Fen>()
@@ -290,12 +265,8 @@ fn evalfile_loads_screlu_and_bucketed_nets() {
                 .into_position(shakmaty::CastlingMode::Standard)
                 .unwrap();
             let expected = nnue_core::nnue::evaluate(&net, &p);
-            e.send(&format!("position fen {fen}"));
-            e.send("eval");
-            let lines = e.until(LONG, |l| {
-                l.starts_with("NNUE evaluation") && l.contains("pawns")
-            });
-            let want = format!("NNUE evaluation {expected} (side to move, internal units)");
+            let lines = e.eval_lines(fen);
+            let want = raw_eval_line(expected);
             assert!(
                 lines.contains(&want),
                 "{name}: want {want:?}, got {lines:?}"

@@ -13,29 +13,12 @@ use std::time::Duration;
 use nnue_core::nnue::halfka::{random_halfka_network, Shape};
 use nnue_core::nnue::{random_network, Architecture};
 use nnue_test_support::{position, sf15_1_net, test_data_text};
-use support::Engine;
+use support::{raw_eval_line, Engine};
 
 const LONG: Duration = Duration::from_secs(120);
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sf15_1")
-}
-
-/// `eval`'s raw line for `fen`.
-fn raw_line(e: &mut Engine, fen: &str) -> String {
-    e.send(&format!("position fen {fen}"));
-    e.send("eval");
-    let lines = e.until(LONG, |l| {
-        l.starts_with("NNUE evaluation") && l.contains("pawns")
-    });
-    lines
-        .into_iter()
-        .find(|l| l.ends_with("(side to move, internal units)") && l.starts_with("NNUE"))
-        .unwrap_or_else(|| panic!("{fen}: no raw NNUE line"))
-}
-
-fn want(value: i32) -> String {
-    format!("NNUE evaluation {value} (side to move, internal units)")
 }
 
 #[test]
@@ -44,20 +27,17 @@ fn eval_prints_sf15_1_raw_values_for_its_own_net() {
         return;
     };
     let mut e = Engine::start();
-    e.send(&format!("setoption name EvalFile value {}", path.display()));
-    let ready = e.sync();
-    assert!(
-        ready
-            .iter()
-            .any(|l| l.contains("[HalfKAv2_hm 1024x2-16-32-1")),
-        "{ready:?}"
-    );
+    e.load_net(&path, "[HalfKAv2_hm 1024x2-16-32-1");
     let text = test_data_text("sf15_1_nnue_evals.tsv");
     let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(rows.len(), 512);
     for row in rows {
         let (fen, raw) = row.split_once('\t').unwrap();
-        assert_eq!(raw_line(&mut e, fen), want(raw.parse().unwrap()), "{fen}");
+        assert_eq!(
+            e.raw_eval(fen),
+            raw_eval_line(raw.parse().unwrap()),
+            "{fen}"
+        );
     }
     e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1");
     e.send("go depth 8");
@@ -83,18 +63,11 @@ fn evalfile_switches_between_halfka_and_halfkp_nets() {
     let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
 
     let mut e = Engine::start();
-    e.send(&format!(
-        "setoption name EvalFile value {}",
-        halfka_path.display()
-    ));
-    let ready = e.sync();
-    assert!(
-        ready
-            .iter()
-            .any(|l| l.contains("[HalfKAv2_hm 64x2-16-32-1")),
-        "{ready:?}"
+    e.load_net(&halfka_path, "[HalfKAv2_hm 64x2-16-32-1");
+    assert_eq!(
+        e.raw_eval(fen),
+        raw_eval_line(halfka.evaluate(&position(fen)))
     );
-    assert_eq!(raw_line(&mut e, fen), want(halfka.evaluate(&position(fen))));
     e.send("go depth 5");
     e.until(LONG, |l| l.starts_with("bestmove"));
 
@@ -103,7 +76,7 @@ fn evalfile_switches_between_halfka_and_halfkp_nets() {
         halfkp_path.display()
     ));
     e.sync();
-    assert_eq!(raw_line(&mut e, cols[0]), want(cols[2].parse().unwrap()));
+    assert_eq!(e.raw_eval(cols[0]), raw_eval_line(cols[2].parse().unwrap()));
 
     // A damaged 15.1-layout file is refused with its reason; the HalfKP net stays.
     let mut bytes = halfka.to_bytes();
@@ -123,7 +96,7 @@ fn evalfile_switches_between_halfka_and_halfkp_nets() {
         refused.contains("keeping") && refused.contains("fit no HalfKAv2_hm width"),
         "{refused}"
     );
-    assert_eq!(raw_line(&mut e, cols[0]), want(cols[2].parse().unwrap()));
+    assert_eq!(e.raw_eval(cols[0]), raw_eval_line(cols[2].parse().unwrap()));
     e.quit();
     std::fs::remove_dir_all(&tmp).ok();
 }

@@ -16,7 +16,7 @@ use nnue_learner::halfka::{train_halfka, HalfKaRun};
 use nnue_learner::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
 use nnue_learner::optim::{Optimizer, Schedule};
 use nnue_test_support::{position, test_data, test_data_text, TempDir};
-use support::Engine;
+use support::{raw_eval_line, Engine};
 
 const LONG: Duration = Duration::from_secs(120);
 /// Positions compared.
@@ -65,28 +65,13 @@ fn eval_prints_the_core_value_of_a_trained_256_wide_net() {
     assert_eq!(net.shape().width, 256);
 
     let mut e = Engine::start();
-    e.send(&format!("setoption name EvalFile value {}", path.display()));
-    let ready = e.sync();
-    assert!(
-        ready
-            .iter()
-            .any(|l| l.contains("[HalfKAv2_hm 256x2-16-32-1")),
-        "{ready:?}"
-    );
+    e.load_net(&path, "[HalfKAv2_hm 256x2-16-32-1");
     let text = test_data_text("sf15_1_nnue_evals.tsv");
     let rows: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     for i in 0..POSITIONS {
         let fen = rows[i * rows.len() / POSITIONS].split('\t').next().unwrap();
-        e.send(&format!("position fen {fen}"));
-        e.send("eval");
-        let lines = e.until(LONG, |l| {
-            l.starts_with("NNUE evaluation") && l.contains("pawns")
-        });
-        let want = format!(
-            "NNUE evaluation {} (side to move, internal units)",
-            net.evaluate(&position(fen))
-        );
-        assert!(lines.contains(&want), "{fen}: {lines:?}, want {want}");
+        let want = raw_eval_line(net.evaluate(&position(fen)));
+        assert_eq!(e.raw_eval(fen), want, "{fen}");
     }
     e.send("position startpos moves e2e4 e7e5");
     e.send("go depth 6");

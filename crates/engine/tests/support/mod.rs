@@ -3,9 +3,19 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
+
+/// How long `eval` may take (a debug build loading a wide net is slow).
+const EVAL_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// `eval`'s raw line for `value`: internal units, side to move, as Stockfish
+/// prints it.
+pub(crate) fn raw_eval_line(value: i32) -> String {
+    format!("NNUE evaluation {value} (side to move, internal units)")
+}
 
 /// A running engine with a line reader on its standard output.
 pub(crate) struct Engine {
@@ -82,6 +92,44 @@ impl Engine {
     pub(crate) fn sync(&mut self) -> Vec<String> {
         self.send("isready");
         self.until(Duration::from_secs(30), |l| l == "readyok")
+    }
+
+    /// Sets `EvalFile` to `path` and checks the `isready` announcement names the
+    /// loaded net by `summary` (e.g. `[HalfKAv2_hm 64x2-16-32-1`), so a test knows
+    /// which layout the engine detected before it compares values.
+    pub(crate) fn load_net(&mut self, path: &Path, summary: &str) {
+        self.send(&format!("setoption name EvalFile value {}", path.display()));
+        let ready = self.sync();
+        assert!(
+            ready
+                .iter()
+                .any(|l| l.starts_with("info string NNUE evaluation using") && l.contains(summary)),
+            "want {summary:?}: {ready:?}"
+        );
+    }
+
+    /// Sends `eval` for `fen` and returns its lines, up to the NNUE line in pawns
+    /// that ends the report.
+    pub(crate) fn eval_lines(&mut self, fen: &str) -> Vec<String> {
+        self.send(&format!("position fen {fen}"));
+        self.eval_current()
+    }
+
+    /// Sends `eval` for the current position and returns its lines as
+    /// [`Engine::eval_lines`] does.
+    pub(crate) fn eval_current(&mut self) -> Vec<String> {
+        self.send("eval");
+        self.until(EVAL_TIMEOUT, |l| {
+            l.starts_with("NNUE evaluation") && l.contains("pawns")
+        })
+    }
+
+    /// `eval`'s raw NNUE line for `fen` (compare with [`raw_eval_line`]).
+    pub(crate) fn raw_eval(&mut self, fen: &str) -> String {
+        self.eval_lines(fen)
+            .into_iter()
+            .find(|l| l.ends_with("(side to move, internal units)") && l.starts_with("NNUE"))
+            .unwrap_or_else(|| panic!("{fen}: no raw NNUE line"))
     }
 
     /// Sends `quit` and checks the process exits successfully.
