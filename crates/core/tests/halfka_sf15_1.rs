@@ -11,6 +11,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use nnue_core::nnue::halfka::random::Lcg;
 use nnue_core::nnue::halfka::shape::STACKS;
 use nnue_core::nnue::halfka::{random_halfka_network, HalfKaNetwork, HalfKaStack, Shape};
 use nnue_core::nnue::sha256::sha256_hex;
@@ -82,19 +83,6 @@ fn sf15_1_incremental_equals_refresh() {
     check_incremental(&Arc::new(net), Kernel::detect(), 2, 120);
 }
 
-/// A deterministic generator (64-bit LCG, high bits) for games.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) as u32
-    }
-}
-
 fn random_net(width: usize, seed: u64) -> HalfKaNetwork {
     random_halfka_network(Shape { width }, seed)
 }
@@ -104,7 +92,7 @@ fn random_net(width: usize, seed: u64) -> HalfKaNetwork {
 fn check_incremental(net: &Arc<HalfKaNetwork>, kernel: Kernel, games: u64, plies: usize) {
     let mut stack = HalfKaStack::with_kernel(net.clone(), kernel);
     for game in 0..games {
-        let mut rng = Lcg(game + 7);
+        let mut rng = Lcg::new(game + 7);
         let mut line = vec![Chess::default()];
         stack.reset(&line[0]);
         for ply in 0..plies {
@@ -118,7 +106,7 @@ fn check_incremental(net: &Arc<HalfKaNetwork>, kernel: Kernel, games: u64, plies
                 stack.pop();
                 continue;
             }
-            let mv = moves[rng.next() as usize % moves.len()];
+            let mv = moves[rng.next_u32() as usize % moves.len()];
             let after = pos.clone().play(mv).unwrap();
             stack.push(&pos, &mv);
             let full = net.evaluate_board(kernel, after.board(), after.turn());

@@ -8,11 +8,18 @@ use super::stack::{Affine, LayerStack};
 use super::transformer::Transformer;
 use crate::nnue::aligned::Aligned;
 
-/// A 64-bit LCG (Knuth's MMIX constants), high bits out.
-struct Lcg(u64);
+/// A 64-bit LCG (Knuth's MMIX constants), high bits out: reproducible on every
+/// platform, so tests that play random games from it see the same games.
+pub struct Lcg(u64);
 
 impl Lcg {
-    fn next(&mut self) -> u32 {
+    /// A generator started at `seed` (the same seed gives the same sequence).
+    pub fn new(seed: u64) -> Lcg {
+        Lcg(seed)
+    }
+
+    /// The next 32 random bits.
+    pub fn next_u32(&mut self) -> u32 {
         self.0 = self
             .0
             .wrapping_mul(6_364_136_223_846_793_005)
@@ -22,7 +29,7 @@ impl Lcg {
 
     /// Uniform in `-span..=span`.
     fn signed(&mut self, span: i32) -> i32 {
-        (self.next() % (2 * span as u32 + 1)) as i32 - span
+        (self.next_u32() % (2 * span as u32 + 1)) as i32 - span
     }
 }
 
