@@ -13,7 +13,7 @@ use std::time::Duration;
 use nnue_core::data::filter::Filter;
 use nnue_core::nnue::halfka::HalfKaNetwork;
 use nnue_learner::halfka::{train_halfka, HalfKaRun};
-use nnue_learner::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
+use nnue_learner::loss::LossParams;
 use nnue_learner::optim::{Optimizer, Schedule};
 use nnue_test_support::{position, test_data, test_data_text, TempDir};
 use support::{raw_eval_line, Engine};
@@ -34,14 +34,7 @@ fn run(output_net: PathBuf, width: usize) -> HalfKaRun {
         batch_size: 100,
         schedule: Schedule::step(1e-3),
         optimizer: Optimizer::default(),
-        loss: LossParams {
-            kind: LossKind::Elmo,
-            coefficient: DEFAULT_COEFFICIENT,
-            lambda: 1.0,
-            lambda2: 1.0,
-            lambda_limit: 32000.0,
-            power: PowerParams::default(),
-        },
+        loss: LossParams::default(),
         power_lambda: 1.0,
         filter: Filter::default(),
         validation_fraction: 0.05,

@@ -75,6 +75,26 @@ pub const THESIS_EXPONENT: f64 = 2.6;
 /// Default winning probability coefficient.
 pub const DEFAULT_COEFFICIENT: f64 = 1.0 / 361.0;
 
+/// Default `lambda_limit`: scores up to it use `lambda` (with λ = λ2 the limit
+/// has no effect).
+pub const DEFAULT_LAMBDA_LIMIT: f64 = 32000.0;
+
+/// The command line's loss: Elmo with λ = 1 (pure score), the default
+/// coefficient, and nnue-pytorch's power constants; `nnue-learn train` without
+/// loss options, its `bench`, and the tests that train briefly all use it.
+impl Default for LossParams {
+    fn default() -> LossParams {
+        LossParams {
+            kind: LossKind::Elmo,
+            coefficient: DEFAULT_COEFFICIENT,
+            lambda: 1.0,
+            lambda2: 1.0,
+            lambda_limit: DEFAULT_LAMBDA_LIMIT,
+            power: PowerParams::default(),
+        }
+    }
+}
+
 /// One training target.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Target {

@@ -10,7 +10,7 @@ use crate::data::{
     Batcher, DataSource, Filter, PositionSource, SourceOptions, SparseBatch, Stream,
 };
 use crate::error::LearnError;
-use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
+use crate::loss::LossParams;
 use crate::model::{Extractor, Model};
 use crate::optim::slots::ModelSlots;
 use crate::optim::{Optimizer, Step};
@@ -165,14 +165,7 @@ pub fn measure(args: &BenchArgs) -> Result<BenchResult, LearnError> {
         slots: ModelSlots::new(&model, &opt),
         model,
         opt,
-        params: LossParams {
-            kind: LossKind::Elmo,
-            coefficient: DEFAULT_COEFFICIENT,
-            lambda: 1.0,
-            lambda2: 1.0,
-            lambda_limit: 32000.0,
-            power: PowerParams::default(),
-        },
+        params: LossParams::default(),
         stream: Stream::new(source.file_ranges(), 1 << 20, 1),
         ws: Workspace::default(),
         steps: 0,

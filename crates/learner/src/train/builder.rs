@@ -35,7 +35,7 @@ use super::config::{TrainConfig, ValidationSource};
 use super::divergence::DEFAULT_PATIENCE;
 use crate::data::Filter;
 use crate::error::LearnError;
-use crate::loss::{LossKind, LossParams, PowerParams, DEFAULT_COEFFICIENT};
+use crate::loss::LossParams;
 use crate::model::ModelShape;
 use crate::optim::{LrSchedule, Optimizer, Schedule};
 use nnue_core::nnue::Activation;
@@ -224,14 +224,7 @@ fn defaults_for(shape: ModelShape) -> TrainConfig {
         batch_size: defaults::BATCH_SIZE,
         optimizer: Optimizer::default(),
         schedule: Schedule::step(defaults::LR),
-        loss: LossParams {
-            kind: LossKind::Elmo,
-            coefficient: DEFAULT_COEFFICIENT,
-            lambda: 1.0,
-            lambda2: 1.0,
-            lambda_limit: 32000.0,
-            power: PowerParams::default(),
-        },
+        loss: LossParams::default(),
         start_lambda: 1.0,
         end_lambda: 1.0,
         filter: Filter::default(),
