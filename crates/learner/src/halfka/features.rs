@@ -73,6 +73,29 @@ impl HalfKaRows {
     }
 }
 
+/// The rows and stack of a position, side to move first: what
+/// [`crate::halfka::HalfKaModel::forward`] takes, built the same way for
+/// training, validation and the tests.
+pub struct Sample {
+    pub us: Vec<u32>,
+    pub them: Vec<u32>,
+    pub stack: usize,
+}
+
+impl Sample {
+    /// The sample of `board` with `turn` to move under `rows`.
+    pub fn of(rows: HalfKaRows, board: &Board, turn: Color) -> Sample {
+        let (mut us, mut them) = (Vec::with_capacity(64), Vec::with_capacity(64));
+        rows.perspective(board, turn, &mut us);
+        rows.perspective(board, !turn, &mut them);
+        Sample {
+            us,
+            them,
+            stack: HalfKaRows::stack(board),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -120,7 +120,7 @@ impl Gradients {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::halfka::HalfKaRows;
+    use crate::halfka::Sample;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position};
 
@@ -131,10 +131,8 @@ mod tests {
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap();
-        let (mut us, mut them) = (Vec::new(), Vec::new());
-        model.rows.perspective(pos.board(), pos.turn(), &mut us);
-        model.rows.perspective(pos.board(), !pos.turn(), &mut them);
-        (us, them, HalfKaRows::stack(pos.board()))
+        let s = Sample::of(model.rows, pos.board(), pos.turn());
+        (s.us, s.them, s.stack)
     }
 
     /// Every tensor's analytic gradient of the value (internal units) equals a

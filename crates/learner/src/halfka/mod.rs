@@ -15,7 +15,7 @@ pub mod quantize;
 pub mod stack;
 pub mod trainer;
 
-pub use features::{HalfKaRows, VIRTUAL_ROWS};
+pub use features::{HalfKaRows, Sample, VIRTUAL_ROWS};
 pub use model::{HalfKaModel, OUTPUT_TO_INTERNAL};
 pub use quantize::quantize;
 pub use trainer::{train_halfka, HalfKaRun};

@@ -137,7 +137,7 @@ pub fn quantize(model: &HalfKaModel, description: &str) -> (HalfKaNetwork, u64) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::halfka::HalfKaRows;
+    use crate::halfka::Sample;
     use crate::model::init::uniform;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position};
@@ -181,10 +181,8 @@ mod tests {
                 .unwrap()
                 .into_position(CastlingMode::Standard)
                 .unwrap();
-            let (mut us, mut them) = (Vec::new(), Vec::new());
-            model.rows.perspective(pos.board(), pos.turn(), &mut us);
-            model.rows.perspective(pos.board(), !pos.turn(), &mut them);
-            let float = model.forward(&us, &them, HalfKaRows::stack(pos.board()), &mut t);
+            let s = Sample::of(model.rows, pos.board(), pos.turn());
+            let float = model.forward(&s.us, &s.them, s.stack, &mut t);
             let int = back.evaluate(&pos);
             assert!(
                 (f64::from(float) - f64::from(int)).abs() <= ROUNDING,

@@ -11,11 +11,10 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use nnue_core::data::TrainingRecord;
 use nnue_core::nnue::halfka::shape::STACKS;
 use nnue_core::output::{write_atomic, OutputCheck};
 
-use super::features::HalfKaRows;
+use super::features::Sample;
 use super::gradients::Gradients;
 use super::model::{HalfKaModel, Trace};
 use super::optimizer::HalfKaSlots;
@@ -93,27 +92,6 @@ fn shuffle(items: &mut [u64], seed: u64, epoch: u64) {
     }
 }
 
-/// The rows and stack of a record, side to move first.
-struct Sample {
-    us: Vec<u32>,
-    them: Vec<u32>,
-    stack: usize,
-}
-
-impl Sample {
-    fn of(rows: HalfKaRows, record: &TrainingRecord) -> Sample {
-        let (board, turn) = (&record.position.board, record.position.turn);
-        let (mut us, mut them) = (Vec::with_capacity(64), Vec::with_capacity(64));
-        rows.perspective(board, turn, &mut us);
-        rows.perspective(board, !turn, &mut them);
-        Sample {
-            us,
-            them,
-            stack: HalfKaRows::stack(board),
-        }
-    }
-}
-
 /// The mean loss over at most `count` of `indices`, evenly spaced.
 fn validation_loss(
     model: &HalfKaModel,
@@ -130,7 +108,7 @@ fn validation_loss(
         if !filter.accepts(&record, k as u64) {
             continue;
         }
-        let s = Sample::of(model.rows, &record);
+        let s = Sample::of(model.rows, &record.position.board, record.position.turn);
         let v = model.forward(&s.us, &s.them, s.stack, &mut t);
         sum += run
             .loss
@@ -291,7 +269,7 @@ impl LoopState {
                 }
                 continue;
             }
-            let s = Sample::of(model.rows, &record);
+            let s = Sample::of(model.rows, &record.position.board, record.position.turn);
             let v = model.forward(&s.us, &s.them, s.stack, &mut self.trace);
             let target = target_of(&record);
             let (loss, dv) = run.loss.eval(f64::from(v), target, run.power_lambda);
