@@ -135,6 +135,23 @@ mod tests {
         (s.us, s.them, s.stack)
     }
 
+    /// The parameter a finite-difference probe named `name` moves.
+    fn probed<'a>(
+        model: &'a mut HalfKaModel,
+        name: &str,
+        (row, virt, stack): (usize, usize, usize),
+    ) -> &'a mut f32 {
+        match name {
+            "ft_w" => &mut model.ft_w[row * 64 + 5],
+            "ft_v" => &mut model.ft_w[virt * 64 + 40],
+            "ft_b" => &mut model.ft_b[7],
+            "psqt" => &mut model.psqt[row * STACKS + stack],
+            "fc0" => &mut model.stacks[stack].fc0.wt[9 * 16 + 2],
+            "fc1" => &mut model.stacks[stack].fc1.wt[20 * 32 + 4],
+            _ => &mut model.stacks[stack].fc2.b[0],
+        }
+    }
+
     /// Every tensor's analytic gradient of the value (internal units) equals a
     /// central difference within 2% and f32's rounding of values in the
     /// hundreds (the clamps are not near the probed values at this seed).
@@ -160,28 +177,11 @@ mod tests {
         for (name, analytic) in probes {
             let eps = 1e-2f32;
             let mut value_at = |delta: f32| {
-                let p = match name {
-                    "ft_w" => &mut model.ft_w[row * 64 + 5],
-                    "ft_v" => &mut model.ft_w[virt * 64 + 40],
-                    "ft_b" => &mut model.ft_b[7],
-                    "psqt" => &mut model.psqt[row * STACKS + stack],
-                    "fc0" => &mut model.stacks[stack].fc0.wt[9 * 16 + 2],
-                    "fc1" => &mut model.stacks[stack].fc1.wt[20 * 32 + 4],
-                    _ => &mut model.stacks[stack].fc2.b[0],
-                };
+                let p = probed(&mut model, name, (row, virt, stack));
                 let old = *p;
                 *p = old + delta;
                 let v = model.forward(&us, &them, stack, &mut t);
-                let p = match name {
-                    "ft_w" => &mut model.ft_w[row * 64 + 5],
-                    "ft_v" => &mut model.ft_w[virt * 64 + 40],
-                    "ft_b" => &mut model.ft_b[7],
-                    "psqt" => &mut model.psqt[row * STACKS + stack],
-                    "fc0" => &mut model.stacks[stack].fc0.wt[9 * 16 + 2],
-                    "fc1" => &mut model.stacks[stack].fc1.wt[20 * 32 + 4],
-                    _ => &mut model.stacks[stack].fc2.b[0],
-                };
-                *p = old;
+                *probed(&mut model, name, (row, virt, stack)) = old;
                 f64::from(v)
             };
             let numeric = (value_at(eps) - value_at(-eps)) / (2.0 * f64::from(eps));
