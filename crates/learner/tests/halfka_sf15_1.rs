@@ -110,8 +110,9 @@ fn ours(net: &HalfKaNetwork, kernel: Kernel, fen: &str) -> i32 {
     net.evaluate_board(kernel, pos.board(), pos.turn()).value()
 }
 
-/// Runs `engine` with `commands` after loading `net`; its standard output.
-fn session(engine: &str, net: &Path, commands: &[String]) -> String {
+/// Runs `engine` after loading `net`, sending `command` (`eval`, `rawnnue`) on
+/// each position of `values`; its standard output.
+fn session(engine: &str, net: &Path, values: &[(String, i32)], command: &str) -> String {
     let mut child = Command::new(engine)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -122,9 +123,8 @@ fn session(engine: &str, net: &Path, commands: &[String]) -> String {
         "uci\nsetoption name EvalFile value {}\nisready\n",
         net.display()
     );
-    for c in commands {
-        input += c;
-        input.push('\n');
+    for (fen, _) in values {
+        input += &format!("position fen {fen}\n{command}\n");
     }
     input += "quit\n";
     child
@@ -151,11 +151,7 @@ fn compare_with_debian(net: &Path, values: &[(String, i32)]) {
         eprintln!("SKIPPED Debian comparison: {DEBIAN_STOCKFISH} not found");
         return;
     }
-    let commands: Vec<String> = values
-        .iter()
-        .map(|(fen, _)| format!("position fen {fen}\neval"))
-        .collect();
-    let out = session(DEBIAN_STOCKFISH, net, &commands);
+    let out = session(DEBIAN_STOCKFISH, net, values, "eval");
     let loaded = format!(
         "info string NNUE evaluation using {} enabled",
         net.display()
@@ -180,11 +176,7 @@ fn compare_with_patched(net: &Path, values: &[(String, i32)]) {
         eprintln!("NOTE: NNUE_SF151_RAWNNUE not set; the live rawnnue comparison is skipped");
         return;
     };
-    let commands: Vec<String> = values
-        .iter()
-        .map(|(fen, _)| format!("position fen {fen}\nrawnnue"))
-        .collect();
-    let out = session(&engine, net, &commands);
+    let out = session(&engine, net, values, "rawnnue");
     let raw: Vec<i32> = values_after(&out, "raw ")
         .iter()
         .map(|v| v.parse().unwrap())
