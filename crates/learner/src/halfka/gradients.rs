@@ -121,16 +121,12 @@ impl Gradients {
 mod tests {
     use super::*;
     use crate::halfka::Sample;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, Position};
+    use nnue_test_support::position;
+    use shakmaty::Position;
 
     /// Rows and stack of `fen`, side to move first.
     fn sample(model: &HalfKaModel, fen: &str) -> (Vec<u32>, Vec<u32>, usize) {
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
+        let pos = position(fen);
         let s = Sample::of(model.rows, pos.board(), pos.turn());
         (s.us, s.them, s.stack)
     }

@@ -139,8 +139,8 @@ mod tests {
     use super::*;
     use crate::halfka::Sample;
     use crate::model::init::uniform;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, Position};
+    use nnue_test_support::position;
+    use shakmaty::Position;
 
     const FENS: [&str; 5] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -176,11 +176,7 @@ mod tests {
         let back = HalfKaNetwork::from_bytes(&bytes, "test").unwrap();
         let mut t = model.trace();
         for fen in FENS {
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
+            let pos = position(fen);
             let s = Sample::of(model.rows, pos.board(), pos.turn());
             let float = model.forward(&s.us, &s.them, s.stack, &mut t);
             let int = back.evaluate(&pos);
