@@ -58,13 +58,8 @@ fn train(out: PathBuf, width: usize) -> PathBuf {
         "--output-net",
         out.to_str().unwrap(),
     ];
-    let run = Command::new(env!("CARGO_BIN_EXE_nnue-learn"))
-        .args(args)
-        .output()
-        .expect("run nnue-learn");
-    let text =
-        String::from_utf8_lossy(&run.stdout).into_owned() + &String::from_utf8_lossy(&run.stderr);
-    assert!(run.status.success(), "{text}");
+    let (code, text) = learn(&args);
+    assert_eq!(code, 0, "{text}");
     assert!(text.contains("0 parameters clamped"), "{text}");
     out
 }
