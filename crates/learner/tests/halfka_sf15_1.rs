@@ -265,12 +265,15 @@ fn preset_refuses_what_it_cannot_train_and_stops_when_interrupted() {
         ),
         "{text}"
     );
-    let (code, text) = with(&["--hidden", "32", "--resume"]);
+    let (code, text) = with(&["--hidden", "32", "--mirror"]);
     assert_eq!(code, 2, "{text}");
     assert!(
-        text.contains("--preset sf15.1 does not take --hidden, --resume"),
+        text.contains("--preset sf15.1 does not take --hidden, --mirror"),
         "{text}"
     );
+    let (code, text) = with(&["--resume"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("--resume needs --checkpoint-dir"), "{text}");
     assert!(!out.exists(), "nothing is written on a usage error");
     let (code, text) = with(&[
         "--ft-size",
@@ -297,5 +300,88 @@ fn preset_refuses_what_it_cannot_train_and_stops_when_interrupted() {
     assert_eq!(
         HalfKaNetwork::load(&out).unwrap().shape(),
         Shape { width: 64 }
+    );
+}
+
+/// Trains a 64-wide net for 2 epochs of 500 into `out`, checkpointing in `dir`.
+fn train_resumable(out: &Path, dir: &Path, extra: &[&str]) -> (i32, String) {
+    let data = test_data("sf_tools_sample.binpack");
+    let args = [
+        "train",
+        "--preset",
+        "sf15.1",
+        "--ft-size",
+        "64",
+        "--train",
+        data.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--epoch-size",
+        "500",
+        "--batch-size",
+        "100",
+        "--seed",
+        "1",
+        "--quiet",
+        "--output-net",
+        out.to_str().unwrap(),
+        "--checkpoint-dir",
+        dir.to_str().unwrap(),
+    ];
+    learn(&[&args[..], extra].concat())
+}
+
+/// The one error line of a failed run (the output's last line).
+fn error_line(code: i32, text: &str) -> &str {
+    assert_ne!(code, 0, "{text}");
+    let errors: Vec<&str> = text.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{text}");
+    assert!(errors[0].starts_with("nnue-learn: error: "), "{text}");
+    errors[0]
+}
+
+/// A run stopped in epoch 1 and again in epoch 2, resumed each time, writes the
+/// same net and checkpoint bytes as the run that was never stopped; a truncated
+/// checkpoint or other settings are one-line errors naming the file.
+#[test]
+fn interrupted_and_resumed_run_writes_the_same_net() {
+    let tmp = TempDir::new("halfka-resume");
+    let (whole, whole_dir) = (tmp.path("whole.nnue"), tmp.path("whole"));
+    let (code, text) = train_resumable(&whole, &whole_dir, &[]);
+    assert_eq!(code, 0, "{text}");
+    let (parts, parts_dir) = (tmp.path("parts.nnue"), tmp.path("parts"));
+    for extra in [
+        &["--stop-after-batches", "3"][..],
+        &["--resume", "--stop-after-batches", "7"],
+        &["--resume"],
+    ] {
+        let (code, text) = train_resumable(&parts, &parts_dir, extra);
+        assert_eq!(code, 0, "{extra:?}: {text}");
+    }
+    let read = |p: &Path| std::fs::read(p).unwrap();
+    assert!(read(&whole) == read(&parts), "nets differ");
+    let checkpoint = |d: &Path| read(&d.join("halfka-checkpoint.bin"));
+    assert!(checkpoint(&whole_dir) == checkpoint(&parts_dir));
+
+    let (code, text) = train_resumable(&parts, &parts_dir, &["--resume", "--seed", "2"]);
+    let line = error_line(code, &text);
+    assert!(
+        line.contains("halfka-checkpoint.bin: cannot --resume: ")
+            && line.ends_with("; --seed was 1, now 2"),
+        "{text}"
+    );
+
+    let bytes = checkpoint(&whole_dir);
+    std::fs::write(
+        whole_dir.join("halfka-checkpoint.bin"),
+        &bytes[..bytes.len() / 2],
+    )
+    .unwrap();
+    let (code, text) = train_resumable(&whole, &whole_dir, &["--resume"]);
+    let line = error_line(code, &text);
+    assert!(
+        line.contains("halfka-checkpoint.bin: cannot --resume: optimizer state: ")
+            && line.contains("do not fit in the"),
+        "{text}"
     );
 }

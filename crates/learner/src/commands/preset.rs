@@ -28,8 +28,6 @@ fn unsupported(args: &TrainArgs) -> Vec<&'static str> {
         ("--output-buckets", shape.output_buckets != 1),
         ("--init-net", args.init_net.is_some()),
         ("--validation", !args.validation.is_empty()),
-        ("--checkpoint-dir", args.checkpoint_dir.is_some()),
-        ("--resume", args.resume),
         ("--output-raw", args.output_raw.is_some()),
         ("--mirror", args.mirror),
         ("--quantization-aware", args.quantization_aware),
@@ -48,6 +46,9 @@ pub fn halfka_run(args: &TrainArgs) -> Result<HalfKaRun, LearnError> {
             "--preset sf15.1 does not take {} (options of the HalfKP/All trainer)",
             refused.join(", ")
         )));
+    }
+    if args.resume && args.checkpoint_dir.is_none() {
+        return Err(LearnError::Usage("--resume needs --checkpoint-dir".into()));
     }
     let width = args.shape.ft_size.unwrap_or(SF15_1_WIDTH);
     if width == 0 || !width.is_multiple_of(WIDTH_MULTIPLE) {
@@ -80,5 +81,7 @@ pub fn halfka_run(args: &TrainArgs) -> Result<HalfKaRun, LearnError> {
         force: args.force,
         skip_invalid: args.skip_invalid,
         stop_after_batches: args.stop_after_batches,
+        checkpoint_dir: args.checkpoint_dir.clone(),
+        resume: args.resume,
     })
 }

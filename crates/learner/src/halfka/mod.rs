@@ -5,8 +5,10 @@
 //! accumulator halves, eight layer stacks chosen by piece count with squared and
 //! clipped activations and a skip output ([`stack`]). Rows of a position and the
 //! factoriser's virtual rows are in [`features`], the float-to-integer export in
-//! 15.1's layout in [`quantize`], the training loop in [`trainer`].
+//! 15.1's layout in [`quantize`], the training loop in [`trainer`], its
+//! checkpoints (`--checkpoint-dir`, `--resume`) in [`checkpoint`].
 
+pub mod checkpoint;
 pub mod features;
 pub mod gradients;
 pub mod model;

@@ -22,9 +22,9 @@ const WIDE_LIMIT: f32 = 10_000.0;
 
 /// Slots of one dense layer: weights and biases.
 #[derive(Clone, Debug)]
-struct DenseSlots {
-    wt: Slots,
-    b: Slots,
+pub(super) struct DenseSlots {
+    pub(super) wt: Slots,
+    pub(super) b: Slots,
 }
 
 impl DenseSlots {
@@ -39,12 +39,12 @@ impl DenseSlots {
 /// The optimizer's per-weight state of the whole model.
 #[derive(Clone, Debug)]
 pub struct HalfKaSlots {
-    ft_w: Slots,
-    ft_b: Slots,
-    psqt: Slots,
-    stacks: Vec<[DenseSlots; 3]>,
+    pub(super) ft_w: Slots,
+    pub(super) ft_b: Slots,
+    pub(super) psqt: Slots,
+    pub(super) stacks: Vec<[DenseSlots; 3]>,
     /// Updates so far (Adam's bias correction).
-    t: u64,
+    pub(super) t: u64,
     /// Scratch: a scaled gradient.
     scaled: Vec<f32>,
 }

@@ -14,6 +14,7 @@ use std::time::Instant;
 use nnue_core::nnue::halfka::shape::STACKS;
 use nnue_core::output::{write_atomic, OutputCheck};
 
+use super::checkpoint::{self, Position};
 use super::features::Sample;
 use super::gradients::Gradients;
 use super::model::{HalfKaModel, Trace};
@@ -24,7 +25,7 @@ use crate::data::{DataSource, Filter, PositionSource, SourceOptions};
 use crate::error::LearnError;
 use crate::loss::LossParams;
 use crate::model::init::uniform;
-use crate::optim::{Optimizer, Schedule, ScheduleState};
+use crate::optim::{Optimizer, Schedule};
 
 /// What a HalfKAv2_hm run needs.
 #[derive(Clone, Debug)]
@@ -53,6 +54,10 @@ pub struct HalfKaRun {
     pub skip_invalid: bool,
     /// Testing: stop as if interrupted after this many batches.
     pub stop_after_batches: Option<u64>,
+    /// Where a checkpoint is written after each epoch and on an interruption.
+    pub checkpoint_dir: Option<PathBuf>,
+    /// Continue from the checkpoint in `checkpoint_dir`.
+    pub resume: bool,
 }
 
 /// What a finished run reports.
@@ -120,14 +125,16 @@ fn validation_loss(
 }
 
 /// Trains, reporting to `out`, and writes the net. `stop` (set by Ctrl-C) ends
-/// the run after the current batch, and the net trained so far is written.
+/// the run after the current batch, and the net trained so far is written
+/// (with `checkpoint_dir`, a checkpoint too, which `resume` continues from).
 pub fn train_halfka(
     run: &HalfKaRun,
     stop: &AtomicBool,
     out: &mut dyn Write,
 ) -> Result<HalfKaOutcome, LearnError> {
     let started = Instant::now();
-    let mode = OutputCheck::mode_from_flags(run.force, false);
+    // A resumed run replaces the net of the run it continues.
+    let mode = OutputCheck::mode_from_flags(run.force || run.resume, false);
     OutputCheck::new(mode)
         .inputs(&run.train)
         .check(&run.output_net)?;
@@ -145,7 +152,22 @@ pub fn train_halfka(
     }
     let mut model = HalfKaModel::new(run.width, run.factorize, run.seed);
     let mut state = LoopState::new(&model, run);
-    let val_losses = run_epochs(
+    if run.resume {
+        let dir = run
+            .checkpoint_dir
+            .as_deref()
+            .ok_or_else(|| LearnError::Usage("--resume needs --checkpoint-dir".into()))?;
+        let at = checkpoint::load(dir, run, &mut model, &mut state.slots)?;
+        let line = format!(
+            "resumed from {} in epoch {}, {} positions trained",
+            checkpoint::path_in(dir).display(),
+            at.epoch,
+            at.trained
+        );
+        report(out, &line)?;
+        state.restore(at);
+    }
+    run_epochs(
         &mut model,
         &mut state,
         (&source, &mut order, &val),
@@ -161,8 +183,8 @@ pub fn train_halfka(
     let bytes = net.to_bytes();
     write_atomic(&run.output_net, &bytes)?;
     Ok(HalfKaOutcome {
-        val_losses,
-        trained: state.trained,
+        val_losses: state.at.val_losses,
+        trained: state.at.trained,
         clamped,
         seconds: started.elapsed().as_secs_f64(),
         bytes: bytes.len(),
@@ -179,8 +201,9 @@ fn report(out: &mut dyn Write, line: &str) -> Result<(), LearnError> {
     })
 }
 
-/// The validation loss before training, then every epoch (reported); stops
-/// after an interrupted epoch.
+/// The validation loss before training, then every epoch (reported), with a
+/// checkpoint after each; stops after an interrupted epoch, checkpointed before
+/// its validation so that a resumed run continues the epoch.
 fn run_epochs(
     model: &mut HalfKaModel,
     state: &mut LoopState,
@@ -188,15 +211,25 @@ fn run_epochs(
     run: &HalfKaRun,
     stop: &AtomicBool,
     out: &mut dyn Write,
-) -> Result<Vec<f64>, LearnError> {
-    let first = validation_loss(model, source, val, run)?;
-    report(out, &format!("epoch 0: validation loss {first:.6}"))?;
-    let mut val_losses = vec![first];
+) -> Result<(), LearnError> {
+    if state.at.val_losses.is_empty() {
+        let first = validation_loss(model, source, val, run)?;
+        report(out, &format!("epoch 0: validation loss {first:.6}"))?;
+        state.at.val_losses.push(first);
+    }
     for epoch in 1..=run.epochs {
+        // The order is shuffled in place each epoch: a resumed run replays
+        // the shuffles of the epochs before its own.
         shuffle(order, run.seed, epoch);
-        let train_loss = state.epoch(model, source, order, run, stop)?;
+        if epoch < state.at.epoch {
+            continue;
+        }
+        let train_loss = state.train_epoch(model, source, order, run, stop)?;
+        if state.interrupted {
+            state.save(model, run)?;
+        }
         let v = validation_loss(model, source, val, run)?;
-        run.schedule.end_epoch(&mut state.schedule, v);
+        run.schedule.end_epoch(&mut state.at.schedule, v);
         let note = if state.interrupted {
             " (interrupted)"
         } else {
@@ -205,12 +238,18 @@ fn run_epochs(
         let line =
             format!("epoch {epoch}: train loss {train_loss:.6}, validation loss {v:.6}{note}");
         report(out, &line)?;
-        val_losses.push(v);
+        state.at.val_losses.push(v);
         if state.interrupted {
             break;
         }
+        (
+            state.at.epoch,
+            state.at.epoch_loss,
+            state.at.epoch_positions,
+        ) = (epoch + 1, 0.0, 0);
+        state.save(model, run)?;
     }
-    Ok(val_losses)
+    Ok(())
 }
 
 /// Everything that persists across batches.
@@ -218,14 +257,10 @@ struct LoopState {
     grads: Gradients,
     slots: HalfKaSlots,
     trace: Trace,
-    /// Position in the shuffled order and filter draws so far.
-    cursor: usize,
-    draws: u64,
-    trained: u64,
+    /// Where the loop stands (what a checkpoint saves besides the weights).
+    at: Position,
     in_batch: usize,
-    batches: u64,
     interrupted: bool,
-    schedule: ScheduleState,
     /// Batches of the whole run, for the cosine curve.
     total_batches: u64,
 }
@@ -236,19 +271,39 @@ impl LoopState {
             grads: Gradients::new(model),
             slots: HalfKaSlots::new(model, &run.optimizer),
             trace: model.trace(),
-            cursor: 0,
-            draws: 0,
-            trained: 0,
+            at: Position {
+                epoch: 1,
+                epoch_loss: 0.0,
+                epoch_positions: 0,
+                cursor: 0,
+                draws: 0,
+                trained: 0,
+                batches: 0,
+                schedule: run.schedule.start(),
+                val_losses: Vec::new(),
+            },
             in_batch: 0,
-            batches: 0,
             interrupted: false,
-            schedule: run.schedule.start(),
             total_batches: run.epochs * run.epoch_size.div_ceil(run.batch_size as u64),
         }
     }
 
-    /// One epoch of `run.epoch_size` accepted positions; the mean training loss.
-    fn epoch(
+    /// Continues from a checkpoint's position.
+    fn restore(&mut self, at: Position) {
+        self.at = at;
+    }
+
+    /// Writes a checkpoint when the run has a `--checkpoint-dir`.
+    fn save(&self, model: &HalfKaModel, run: &HalfKaRun) -> Result<(), LearnError> {
+        match &run.checkpoint_dir {
+            Some(dir) => checkpoint::save(dir, run, (model, &self.slots), &self.at),
+            None => Ok(()),
+        }
+    }
+
+    /// The rest of the current epoch, up to `run.epoch_size` accepted
+    /// positions; the epoch's mean training loss.
+    fn train_epoch(
         &mut self,
         model: &mut HalfKaModel,
         source: &DataSource,
@@ -256,15 +311,15 @@ impl LoopState {
         run: &HalfKaRun,
         stop: &AtomicBool,
     ) -> Result<f64, LearnError> {
-        let (mut sum, mut n, mut misses) = (0.0, 0u64, 0usize);
-        while n < run.epoch_size {
-            let index = order[self.cursor % order.len()];
-            self.cursor += 1;
+        let mut misses = 0usize;
+        while self.at.epoch_positions < run.epoch_size {
+            let index = order[(self.at.cursor % order.len() as u64) as usize];
+            self.at.cursor += 1;
             let record = source.record(index)?;
-            self.draws += 1;
-            if !run.filter.accepts(&record, self.draws) {
+            self.at.draws += 1;
+            if !run.filter.accepts(&record, self.at.draws) {
                 misses += 1;
-                if misses > order.len() && n == 0 {
+                if misses > order.len() && self.at.epoch_positions == 0 {
                     return Err(source.no_records());
                 }
                 continue;
@@ -275,25 +330,27 @@ impl LoopState {
             let (loss, dv) = run.loss.eval(f64::from(v), target, run.power_lambda);
             let rows = (&s.us[..], &s.them[..], s.stack);
             self.grads.accumulate(model, rows, &self.trace, dv as f32);
-            (sum, n) = (sum + loss, n + 1);
+            self.at.epoch_loss += loss;
+            self.at.epoch_positions += 1;
             self.in_batch += 1;
-            if self.in_batch == run.batch_size || n == run.epoch_size {
+            if self.in_batch == run.batch_size || self.at.epoch_positions == run.epoch_size {
                 let scale = 1.0 / self.in_batch as f32;
                 let lr = run
                     .schedule
-                    .rate(&self.schedule, self.batches, self.total_batches);
+                    .rate(&self.at.schedule, self.at.batches, self.total_batches);
                 self.slots
                     .step(model, &self.grads, lr as f32, scale, &run.optimizer);
                 self.grads.clear(model.width);
-                self.trained += self.in_batch as u64;
+                self.at.trained += self.in_batch as u64;
                 self.in_batch = 0;
-                self.batches += 1;
-                if stop.load(Ordering::Relaxed) || run.stop_after_batches == Some(self.batches) {
+                self.at.batches += 1;
+                let stopped = stop.load(Ordering::Relaxed);
+                if stopped || run.stop_after_batches == Some(self.at.batches) {
                     self.interrupted = true;
                     break;
                 }
             }
         }
-        Ok(sum / n.max(1) as f64)
+        Ok(self.at.epoch_loss / self.at.epoch_positions.max(1) as f64)
     }
 }
