@@ -43,6 +43,8 @@ fn run(output_net: PathBuf, width: usize) -> HalfKaRun {
         force: false,
         skip_invalid: false,
         stop_after_batches: None,
+        checkpoint_dir: None,
+        resume: false,
     }
 }
 
