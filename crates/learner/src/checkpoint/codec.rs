@@ -99,6 +99,27 @@ impl<'a> Reader<'a> {
         Reader { bytes, pos: 0 }
     }
 
+    /// A reader after a file's `magic` bytes and its `u32` version, both checked: every
+    /// checkpoint kind starts this way, with its own magic and version.
+    pub fn after_header(
+        bytes: &'a [u8],
+        magic: &[u8],
+        version: u32,
+    ) -> Result<Reader<'a>, CodecError> {
+        if bytes.len() < magic.len() || &bytes[..magic.len()] != magic {
+            return Err(CodecError::BadMagic);
+        }
+        let mut r = Reader::new(&bytes[magic.len()..]);
+        let found = r.u32("version")?;
+        if found != version {
+            return Err(CodecError::Version {
+                found,
+                supported: version,
+            });
+        }
+        Ok(r)
+    }
+
     pub fn at_end(&self) -> bool {
         self.pos == self.bytes.len()
     }

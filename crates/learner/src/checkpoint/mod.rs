@@ -204,20 +204,9 @@ impl Checkpoint {
     }
 }
 
-/// A reader after the magic bytes and the version, both checked.
+/// A reader after this file kind's magic bytes and version, both checked.
 fn header(bytes: &[u8]) -> Result<Reader<'_>, CodecError> {
-    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-        return Err(CodecError::BadMagic);
-    }
-    let mut r = Reader::new(&bytes[MAGIC.len()..]);
-    let found = r.u32("version")?;
-    if found != VERSION {
-        return Err(CodecError::Version {
-            found,
-            supported: VERSION,
-        });
-    }
-    Ok(r)
+    Reader::after_header(bytes, MAGIC, VERSION)
 }
 
 fn read_settings(r: &mut Reader<'_>) -> Result<Settings, CodecError> {

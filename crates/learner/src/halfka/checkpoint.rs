@@ -167,20 +167,9 @@ pub fn load(
     read_rest(&mut r, model, slots).map_err(damaged)
 }
 
-/// A reader after the magic bytes and the version, both checked.
+/// A reader after this file kind's magic bytes and version, both checked.
 fn header(bytes: &[u8]) -> Result<Reader<'_>, CodecError> {
-    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-        return Err(CodecError::BadMagic);
-    }
-    let mut r = Reader::new(&bytes[MAGIC.len()..]);
-    let found = r.u32("version")?;
-    if found != VERSION {
-        return Err(CodecError::Version {
-            found,
-            supported: VERSION,
-        });
-    }
-    Ok(r)
+    Reader::after_header(bytes, MAGIC, VERSION)
 }
 
 /// The saved settings that differ from `run`'s, each as `name saved X, now Y`.
