@@ -14,9 +14,9 @@ generations. Generation k:
    until a net is promoted), with the options of ft3's data (docs/RESULTS.md, generation
    9, recipe B: depth 8, verified random openings of 8-9 plies, win and draw
    adjudication), into DIR/gen<k>.binpack;
-2. a candidate net trained on all the data kept so far: from random weights while the
-   best is the classical evaluation, else fine-tuned from the best net with the
-   noisy-position filter (ft3's recipe);
+2. a candidate net trained on all the data kept so far with the noisy-position filter:
+   from random weights while the best is the classical evaluation, else fine-tuned from
+   the best net (ft3's recipe);
 3. a screen: the candidate against the best at fixed nodes with a pentanomial SPRT
    (nnue_scripts.match --sprt); it is promoted only when the SPRT accepts that it is
    stronger.
@@ -45,6 +45,7 @@ the choices and their evidence.
 """
 
 import argparse
+import fcntl
 import math
 import os
 import re
@@ -64,6 +65,9 @@ DEFAULT_OUT_DIR = os.path.join(steps.ROOT, "runs", "recipe")
 SMALL_OUT_DIR = os.path.join(steps.ROOT, "target", "recipe-small")
 # The files that tie a run folder and a data folder together.
 STATE_FILE = "state.json"
+# Held (flock) by the recipe working on a run folder, so that a second one started on the
+# same folder by mistake is refused instead of playing and training into the same files.
+LOCK_FILE = "recipe.lock"
 DATA_OWNER_FILE = "recipe-data.json"
 # What `nnue-learn train --checkpoint-dir D` writes; its presence means --resume.
 CHECKPOINT_FILE = "checkpoint.bin"
@@ -80,17 +84,28 @@ GENERATION_OPTIONS = [
     "--random-opening-plies", "8-9", "--random-move-count", "0",
     "--adjudicate-win", "1000:8", "--adjudicate-draw", "10:10:40",
 ]
+# Generation 0's material part (Recipe.material): Stockfish tools' random moves, 5 of
+# them anywhere in plies 1-24, and no adjudication but the generator's eval limit, so that
+# the games keep the imbalances the random moves make.
+MATERIAL = "material"
+MATERIAL_DONE = "material.done"
+MATERIAL_OPTIONS = ["--random-move-count", "5", "--random-move-minply", "1", "--random-move-maxply", "24"]
 # The net: All 768->512x2->1, quantization-aware, lambda 0.5 (gen4-all512, C3 and ft3).
 NET_OPTIONS = ["--feature-set", "All", "--hidden=", "--lambda", "0.5", "--quantization-aware"]
-# Fine-tuning skips positions whose best move is a capture or promotion, or that are in
-# check (ft3 against ft1: +100 instead of -35 against the net they started from).
-FINE_TUNE_FILTER = "--smart-fen-skipping"
+# Every candidate skips positions whose best move is a capture or promotion, or that are
+# in check. Fine-tuning: ft3 against ft1, +100 instead of -35 against the net they started
+# from. From random weights on balanced data it is what teaches material: without it the
+# positions where one side is a piece up are mostly the middle of an exchange, scored
+# level, and the first published run's candidate 0 (2 M positions) valued a missing queen
+# at +0.6 pawns and lost 1-18 to the classical evaluation; with it, on the same data, a
+# missing queen is +7.8 and the net scores -58 [-141, +18] (docs/RECIPE.md).
+NOISY_POSITION_FILTER = "--smart-fen-skipping"
 # The screen's score adjudication (ft3's screens): a win at 1000 cp for 3 moves each,
 # a draw within 10 cp for 8 moves each after move 40.
 SCREEN_ADJUDICATION = ["--resign-score", "1000", "--draw-moves", "8"]
 
 FULL = dict(
-    positions=2_000_000, depth=8, opening_check_depth=8, generations=0,
+    positions=2_000_000, material_positions=300_000, depth=8, opening_check_depth=8, generations=0,
     ft_size=512, batch_size=16384, validation_count=20000,
     scratch_epochs=120, scratch_epoch_size=1_000_000, scratch_lr=1e-3, scratch_lr_decay=0.98,
     fine_tune_epochs=40, fine_tune_epoch_size=1_000_000, fine_tune_lr=3e-4, fine_tune_lr_decay=0.97,
@@ -98,9 +113,10 @@ FULL = dict(
 )
 # --small: every step of the full run on a few thousand positions in seconds. It proves
 # the machinery, not strength: its SPRT (alpha = beta = 0.45) decides after a game pair
-# or two, so promotion and rejection both run.
+# or two, whichever way the tiny nets go (the unit tests check both outcomes with fake
+# programs).
 SMALL = dict(
-    positions=3000, depth=2, opening_check_depth=2, generations=2,
+    positions=3000, material_positions=500, depth=2, opening_check_depth=2, generations=2,
     ft_size=32, batch_size=256, validation_count=0,
     scratch_epochs=2, scratch_epoch_size=3000, scratch_lr=5e-3, scratch_lr_decay=1.0,
     fine_tune_epochs=2, fine_tune_epoch_size=3000, fine_tune_lr=2e-3, fine_tune_lr_decay=1.0,
@@ -124,6 +140,9 @@ def parse_args(argv=None):
     parser.add_argument("--small", action="store_true", help="every step on a few thousand positions: what CI runs")
     parser.add_argument("--generations", type=int, help="stop after K generations (default: until the budget is spent; --small: 2)")
     parser.add_argument("--positions", type=int, help="positions a generation (default 2,000,000; --small: 3000)")
+    parser.add_argument("--material-positions", type=int,
+                        help="positions of generation 0's material part, games with random moves (default 300,000; "
+                             "--small: 500; 0: none)")
     parser.add_argument("--depth", type=int, help="the generator's search depth (default 8, ft3's; --small: 2)")
     parser.add_argument("--seed", default="recipe", help="the generator's and trainer's seed text (default recipe)")
     parser.add_argument("--no-build", action="store_true", help="use the programs in target/release as they are")
@@ -147,6 +166,8 @@ def parse_args(argv=None):
     for name in ("threads", "positions", "depth"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} {getattr(args, name)}: must be at least 1")
+    if args.material_positions < 0:
+        parser.error(f"--material-positions {args.material_positions}: must be at least 0 (0: none)")
     if args.slurm_shards < 0:
         parser.error(f"--slurm-shards {args.slurm_shards}: must be at least 1 (0: generate here)")
     try:
@@ -165,6 +186,24 @@ def parse_args(argv=None):
 
 
 # --- the run's folders ------------------------------------------------------------------
+
+
+def lock_run(out_dir):
+    """Takes the run folder's lock (created with the folder) and returns its open file,
+    which holds the lock until the process ends; UsageError when another recipe holds it.
+    The kernel drops the lock with its holder, so a crash or a reboot leaves none behind."""
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise UsageError(f"{out_dir}: not a folder")
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, LOCK_FILE)
+    handle = open(path, "a")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise UsageError(f"--out-dir {out_dir}: another recipe is working on this run ({path} is locked); "
+                         "let it finish or stop it first") from None
+    return handle
 
 
 def open_folders(args):
@@ -237,34 +276,64 @@ class Recipe:
         plan = os.path.join(self.data_path(f"gen{k}-shards"), slurm_generation.PLAN_FILE)
         if os.path.exists(plan) or (self.args.slurm_shards and not os.path.exists(out)):
             return self.generate_on_slurm(k, positions, label)
+        options = GENERATION_OPTIONS + ["--opening-check-depth", str(self.args.opening_check_depth)]
+        have = self.play(f"gen{k}", positions, label, options, f"generation {k}")
+        return None if have is None else self.finish_generation(k, have, label)
+
+    def play(self, name, positions, label, options, what):
+        """Plays `positions` positions into DIR/<name>.binpack with the generator's
+        `options`, continuing what a stopped run left (a file cut in a write is set aside
+        and played again). Returns the positions in the file, or None when the budget
+        stopped the generator first (DIR/<name>.progress then says how far it got)."""
+        out = self.data_path(f"{name}.binpack")
         have = 0
         if os.path.exists(out):
-            have = self.count_positions(f"gen{k}", out)
+            have = self.count_positions(name, out)
             if have is None:
                 damaged = f"{out}.damaged-{int(time.time())}"
                 os.replace(out, damaged)
-                self.show(f"generation {k}: {out} was cut in a write; set aside as {damaged}, playing it again")
+                self.show(f"{what}: {out} was cut in a write; set aside as {damaged}, playing it again")
                 have = 0
         labels = ["--eval-file", label] if label else ["--use-nnue", "false"]
         if have < positions:
             command = [
                 steps.binary("nnue-gen-sfen"), "generate", "--loop", str(positions - have),
-                "--depth", str(self.args.depth), "--opening-check-depth", str(self.args.opening_check_depth),
-                "--threads", str(self.args.threads), "--seed", f"{self.args.seed}-gen{k}",
-                *GENERATION_OPTIONS, *labels, "--output-file-name", out,
+                "--depth", str(self.args.depth), "--threads", str(self.args.threads),
+                "--seed", f"{self.args.seed}-{name}", *options, *labels, "--output-file-name", out,
             ]
             # A continued file gets new games: the generator mixes the file's length into the seed.
             command += ["--append"] if os.path.exists(out) else []
-            status, _, by_budget = self.ledger.run_child(f"gen{k}", "generation", command)
+            status, _, by_budget = self.ledger.run_child(name, "generation", command)
             if status not in (0, budget.EXIT_SIGINT):
-                raise StepFailed(f"gen{k}", status, command)
-            have = self.count_positions(f"gen{k}", out) or 0
+                raise StepFailed(name, status, command)
+            have = self.count_positions(name, out) or 0
             if have < positions:
                 # What the report says of a generation the budget cut short (kept, and
                 # continued by a later run with a larger budget).
-                steps.write_json(self.data_path(f"gen{k}.progress"), {"positions": have, "planned": positions})
+                steps.write_json(self.data_path(f"{name}.progress"), {"positions": have, "planned": positions})
                 return None
-        return self.finish_generation(k, have, label)
+        return have
+
+    def material(self):
+        """Generation 0's material part, DIR/material.binpack: games with random moves
+        early on (Stockfish tools' defaults), labelled by the classical evaluation, in
+        every candidate's data. Balanced, adjudicated games rarely keep a real material
+        imbalance, and a net trained on them alone does not learn what a piece is worth
+        (docs/RECIPE.md: +10 instead of -49 against the classical evaluation with 300,000
+        of them beside 2 M balanced positions). Returns its marker, or None when the
+        budget stopped it."""
+        done = steps.read_json(self.data_path(MATERIAL_DONE))
+        if done:
+            return done
+        have = self.play(MATERIAL, self.args.material_positions, None, MATERIAL_OPTIONS, "generation 0's material part")
+        if have is None:
+            return None
+        marker = {"positions": have, "label": CLASSICAL, "depth": self.args.depth, "options": MATERIAL_OPTIONS,
+                  "file": self.data_path(f"{MATERIAL}.binpack"),
+                  "cpu_seconds": round(self.ledger.step_seconds(MATERIAL), 1)}
+        steps.write_json(self.data_path(MATERIAL_DONE), marker)
+        self.run.log({"finished": MATERIAL, **marker})
+        return marker
 
     def finish_generation(self, k, have, label, **details):
         """Writes generation k's marker (its `have` positions are in DIR/gen<k>.binpack)."""
@@ -311,8 +380,8 @@ class Recipe:
     # --- training -----------------------------------------------------------------------
 
     def train_command(self, k, data, init_net):
-        """The trainer's command for candidate k: from random weights (init_net None) or
-        fine-tuned from `init_net` with the noisy-position filter."""
+        """The trainer's command for candidate k, with the noisy-position filter: from
+        random weights (init_net None) or fine-tuned from `init_net`."""
         a = self.args
         tune = init_net is not None
         epochs, epoch_size, lr, decay = ((a.fine_tune_epochs, a.fine_tune_epoch_size, a.fine_tune_lr, a.fine_tune_lr_decay)
@@ -323,10 +392,9 @@ class Recipe:
             "--ft-size", str(a.ft_size), "--epochs", str(epochs), "--epoch-size", str(epoch_size),
             "--batch-size", str(a.batch_size), "--lr", str(lr), "--lr-decay", str(decay),
             "--threads", str(a.threads), "--seed", "1", "--output-net", self.run.path(f"cand{k}.nnue"),
-            "--checkpoint-dir", checkpoints, "--quiet",
+            "--checkpoint-dir", checkpoints, "--quiet", NOISY_POSITION_FILTER,
         ]
         command += ["--validation-count", str(a.validation_count)] if a.validation_count else []
-        command += [FINE_TUNE_FILTER] if tune else []
         if os.path.exists(os.path.join(checkpoints, CHECKPOINT_FILE)):
             command += ["--resume"]
         elif tune:
@@ -405,22 +473,15 @@ class Recipe:
         k = 0
         while not a.generations or k < a.generations:
             best = outcome["best"]
-            if self.data_done(k) is None:
-                if self.ledger.exhausted() or a.report_only:
-                    progress = steps.read_json(self.data_path(f"gen{k}.progress"))
-                    if progress:
-                        outcome["unfinished"] = {"generation": k, **progress}
-                    break
-                positions = self.planned_positions(k)
-                if positions is None:
-                    self.show(f"the budget left cannot pay for generation {k}: the run ends")
-                    break
-                self.progress(k, best, records, f"generating {positions:,} positions")
-                if self.generate(k, positions, best) is None:
-                    outcome["unfinished"] = {"generation": k, **steps.read_json(self.data_path(f"gen{k}.progress"))}
-                    break
-            data = [self.data_done(i)["file"] for i in range(k + 1)]
-            record = {"generation": k, "positions": sum(self.data_done(i)["positions"] for i in range(k + 1)),
+            if k == 0 and a.material_positions and not self.data_ready(MATERIAL, MATERIAL_DONE, 0, best, records,
+                                                                          outcome):
+                break
+            if not self.data_ready(f"gen{k}", f"gen{k}.done", k, best, records, outcome):
+                break
+            material = steps.read_json(self.data_path(MATERIAL_DONE))
+            parts = ([material] if material else []) + [self.data_done(i) for i in range(k + 1)]
+            data = [part["file"] for part in parts]
+            record = {"generation": k, "positions": sum(part["positions"] for part in parts),
                       "label": self.data_done(k)["label"], "net": None, "screen": None,
                       "promoted": False, "core_hours": None}
             records.append(record)
@@ -444,6 +505,32 @@ class Recipe:
                       f"{self.ledger.describe()}")
             k += 1
         return outcome
+
+    def data_ready(self, name, marker, k, best, records, outcome):
+        """Plays generation k's part `name` (gen<k>, or generation 0's material part)
+        unless its `marker` says it is done; False when the run must end here (budget
+        spent, --report-only, or too little budget left for a generation), with
+        outcome["unfinished"] saying how far an unfinished part got."""
+        if steps.read_json(self.data_path(marker)) is not None:
+            return True
+        if self.ledger.exhausted() or self.args.report_only:
+            progress = steps.read_json(self.data_path(f"{name}.progress"))
+            if progress:
+                outcome["unfinished"] = {"generation": k, **progress}
+            return False
+        if name == MATERIAL:
+            self.progress(k, best, records, f"generating {self.args.material_positions:,} material positions")
+            done = self.material()
+        else:
+            positions = self.planned_positions(k)
+            if positions is None:
+                self.show(f"the budget left cannot pay for generation {k}: the run ends")
+                return False
+            self.progress(k, best, records, f"generating {positions:,} positions")
+            done = self.generate(k, positions, best)
+        if done is None:
+            outcome["unfinished"] = {"generation": k, **steps.read_json(self.data_path(f"{name}.progress"))}
+        return done is not None
 
     def progress(self, k, best, records, doing):
         positions = records[-1]["positions"] if records else 0
@@ -545,6 +632,7 @@ def build(args, run):
 def main(argv=None):
     args = parse_args(argv)
     try:
+        _lock = lock_run(args.out_dir)  # held until main returns
         run, state = open_folders(args)
     except OSError as exc:
         print(f"{PROGRAM}: error: {exc.filename}: {exc.strerror}", file=sys.stderr)

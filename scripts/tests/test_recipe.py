@@ -18,6 +18,10 @@ from nnue_scripts import budget, recipe, recipe_report
 # CPU seconds each fake program books.
 COSTS = {"generation": 100.0, "training": 50.0, "screen": 30.0}
 POSITIONS = 1000
+# Most cases leave generation 0's material part out, so that their step lists and budgets
+# stay those of the generations alone (a later --material-positions in `extra` wins); Material
+# checks it.
+NO_MATERIAL = ("--material-positions", "0")
 H1_LINE = ("final: 20 games: +12 =6 -2 (A's view), Elo +182.0 [+80.0, +290.0] (95 %), pairs [0, 1, 2, 3, 4] (0-2 points), "
            "SPRT 0/15 LLR 3.10 [-2.94, 2.94] H1, failures 0; games ended 3 by resign adjudication, 0 by draw adjudication")
 H0_LINE = ("final: 10 games: +1 =2 -7 (A's view), Elo -240.0 [-400.0, -100.0] (95 %), pairs [3, 1, 1, 0, 0] (0-2 points), "
@@ -85,7 +89,7 @@ def run_recipe(out_dir, hours, screens, stop_at=None, generations=0, extra=(), l
     or raises budget.Stopped as the real one would stop."""
     args = recipe.parse_args(["--budget-core-hours", str(hours), "--out-dir", out_dir, "--data-dir",
                               os.path.join(out_dir, "data"), "--positions", str(POSITIONS),
-                              "--generations", str(generations), "--no-build", *extra])
+                              "--generations", str(generations), "--no-build", *NO_MATERIAL, *extra])
     run, state = recipe.open_folders(args)
     ledger = (ledger_class or FakeLedger)(run, hours, screens, stop_at)
     the_recipe = recipe.Recipe(args, run, ledger)
@@ -181,6 +185,50 @@ class Budget(unittest.TestCase):
             # A stoppable child that ends on its own as it is stopped is still reaped and counted.
             status, seconds, by_budget = ledger.run_child("quick", "generation", [sys.executable, "-c", "pass"])
             self.assertEqual(ledger.step_seconds("quick"), round(seconds, 3))
+
+
+class Material(unittest.TestCase):
+    """Generation 0's material part: played first, with random moves and classical
+    labels, in every candidate's data, counted with generation 0, and resumed like a
+    generation."""
+
+    MATERIAL = ("--material-positions", "200")
+
+    def test_it_comes_first_and_every_candidate_trains_on_it(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            ledger, outcome, _ = run_recipe(tmp, 1.0, [H1_LINE, H0_LINE], generations=2, extra=self.MATERIAL)
+            self.assertEqual(steps_run(ledger)[:2], ["material", "gen0"])
+            commands = {step: command for step, command in ledger.commands if command[1] != "stats"}
+            material = commands["material"]
+            self.assertEqual(option(material, "--loop"), "200")
+            self.assertEqual(option(material, "--random-move-count"), "5")
+            self.assertEqual(option(material, "--random-move-maxply"), "24")
+            self.assertEqual(option(material, "--use-nnue"), "false")
+            self.assertNotIn("--random-opening-plies", material)
+            self.assertNotIn("--adjudicate-win", material)
+            self.assertIn("--random-opening-plies", commands["gen0"])
+            files = [os.path.join(tmp, "data", name) for name in ("material.binpack", "gen0.binpack", "gen1.binpack")]
+            self.assertEqual(commands["train0"][3:5], files[:2])
+            self.assertEqual(commands["train1"][3:6], files)
+            self.assertEqual([g["positions"] for g in outcome["generations"]], [1200, 2200])
+
+    def test_an_interrupted_material_part_appends_only_what_is_missing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with self.assertRaises(budget.Stopped):
+                run_recipe(tmp, 1.0, [], stop_at=("material", 0.25), generations=1, extra=self.MATERIAL)
+            ledger, _, _ = run_recipe(tmp, 1.0, [H0_LINE], generations=1, extra=self.MATERIAL)
+            generate = [command for step, command in ledger.commands if command[1] == "generate"]
+            self.assertEqual([option(c, "--loop") for c in generate], ["150", str(POSITIONS)])
+            self.assertIn("--append", generate[0])
+            with open(os.path.join(tmp, "data", "material.binpack")) as f:
+                self.assertEqual(f.read().count("x"), 200)
+
+    def test_a_negative_count_is_a_usage_error(self):
+        captured = io.StringIO()
+        with contextlib.redirect_stderr(captured), self.assertRaises(SystemExit) as caught:
+            recipe.parse_args(["--budget-core-hours", "1", "--material-positions", "-1"])
+        self.assertEqual(caught.exception.code, 2)
+        self.assertIn("--material-positions -1: must be at least 0 (0: none)", captured.getvalue())
 
 
 class Resume(unittest.TestCase):
@@ -288,7 +336,8 @@ class Promotion(unittest.TestCase):
             self.assertIn("--use-nnue", commands["gen0"])
             self.assertEqual(option(commands["gen1"], "--eval-file"), cand0)
             self.assertNotIn("--init-net", commands["train0"])
-            self.assertNotIn("--smart-fen-skipping", commands["train0"])
+            # Every candidate skips noisy positions: from random weights too (what teaches material).
+            self.assertIn("--smart-fen-skipping", commands["train0"])
             self.assertEqual(option(commands["train1"], "--init-net"), cand0)
             self.assertIn("--smart-fen-skipping", commands["train1"])
             self.assertEqual(option(commands["screen0"], "--option-b"), "Use NNUE=false")
@@ -341,6 +390,18 @@ class Folders(unittest.TestCase):
             self.assertEqual(str(caught.exception),
                              f"--data-dir {data}: holds the data of the run in {os.path.join(tmp, 'a')}; "
                              "give that --out-dir to continue it, or another --data-dir")
+
+    def test_a_second_recipe_on_the_same_run_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "run")
+            held = recipe.lock_run(out)
+            with self.assertRaises(recipe.UsageError) as caught:
+                recipe.lock_run(out)
+            self.assertEqual(str(caught.exception),
+                             f"--out-dir {out}: another recipe is working on this run ({os.path.join(out, 'recipe.lock')} "
+                             "is locked); let it finish or stop it first")
+            held.close()
+            recipe.lock_run(out).close()  # the lock goes with its holder
 
     def test_a_run_keeps_its_data_folder(self):
         with tempfile.TemporaryDirectory() as tmp:
