@@ -14,6 +14,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position};
 use super::correction::Correction;
 use super::eval_cache::EvalCache;
 use super::history::{Continuation, History, PieceTo};
+use super::keys::child_key;
 use super::limits::SearchControl;
 use super::movepick::{is_tactical, MovePicker};
 use super::params::{
@@ -278,6 +279,8 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// The child's table bucket is prefetched as soon as its key is known, before
     /// the copy-make and the evaluator push: the child probes it first thing, and
     /// that load missing the cache was the largest single cost of quiescence.
+    /// The moves shakmaty does not update a key for (king moves, castling, en
+    /// passant, ...) get theirs from the played child (`keys::child_key`).
     #[inline]
     pub(super) fn make(&mut self, pos: &Chess, m: Move) -> Chess {
         let key = *self.keys.last().unwrap_or(&0);
@@ -291,9 +294,9 @@ impl<'a, 'b> Worker<'a, 'b> {
         let child_key = match fast {
             Some(z) => z.0,
             None => {
-                let slow = self::key(&child);
-                self.shared.tt.prefetch(slow);
-                slow
+                let updated = child_key(pos, key, &m, &child);
+                self.shared.tt.prefetch(updated);
+                updated
             }
         };
         self.keys.push(child_key);
