@@ -74,9 +74,12 @@ fn tactical_score(board: &Board, color: Color, m: &Move, history: &History) -> i
 }
 
 /// The index of the first of the highest scores in `scores`, whole blocks of
-/// [`LANES`] scores: the maximum of every lane, their maximum, then the first
-/// block holding it and the first score in the block equal to it. SSE2 (which
-/// every x86-64 has) compares four scores per instruction.
+/// [`LANES`] scores, in one pass: every lane keeps its highest score and the
+/// index of its first occurrence (a later block replaces them only when
+/// strictly higher), then the lanes holding the highest give the least index.
+/// SSE2 (which every x86-64 has) compares four scores per instruction, and no
+/// branch depends on the scores (a second pass looking for the block that holds
+/// the maximum ended at a data-dependent block, a mispredicted branch per pick).
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn first_max(scores: &[i32]) -> usize {
@@ -90,23 +93,51 @@ fn first_max(scores: &[i32]) -> usize {
 #[inline]
 fn first_max_sse2(scores: &[i32]) -> usize {
     use std::arch::x86_64::{
-        _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_cvtsi128_si32, _mm_movemask_ps, _mm_set1_epi32,
-        _mm_shuffle_epi32,
+        _mm_add_epi32, _mm_cmpeq_epi32, _mm_cmpgt_epi32, _mm_cvtsi128_si32, _mm_set1_epi32,
+        _mm_set_epi32, _mm_shuffle_epi32,
     };
-    let mut lanes = _mm_set1_epi32(i32::MIN);
+    let mut best = _mm_set1_epi32(i32::MIN);
+    let mut first = _mm_set1_epi32(0);
+    let mut index = _mm_set_epi32(3, 2, 1, 0);
+    let step = _mm_set1_epi32(LANES as i32);
     for block in scores.chunks_exact(LANES) {
-        lanes = max4(load4(block), lanes);
+        let v = load4(block);
+        let higher = _mm_cmpgt_epi32(v, best);
+        best = select(higher, v, best);
+        first = select(higher, index, first);
+        index = _mm_add_epi32(index, step);
     }
-    lanes = max4(lanes, _mm_shuffle_epi32::<0b01_00_11_10>(lanes));
-    lanes = max4(lanes, _mm_shuffle_epi32::<0b10_11_00_01>(lanes));
-    let wanted = _mm_set1_epi32(_mm_cvtsi128_si32(lanes));
-    for (b, block) in scores.chunks_exact(LANES).enumerate() {
-        let equal = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(load4(block), wanted)));
-        if equal != 0 {
-            return b * LANES + equal.trailing_zeros() as usize;
-        }
-    }
-    0
+    let mut top = max4(best, _mm_shuffle_epi32::<0b01_00_11_10>(best));
+    top = max4(top, _mm_shuffle_epi32::<0b10_11_00_01>(top));
+    // The lanes that do not hold the highest score offer no index.
+    let offered = select(_mm_cmpeq_epi32(best, top), first, _mm_set1_epi32(i32::MAX));
+    let mut least = min4(offered, _mm_shuffle_epi32::<0b01_00_11_10>(offered));
+    least = min4(least, _mm_shuffle_epi32::<0b10_11_00_01>(least));
+    _mm_cvtsi128_si32(least) as usize
+}
+
+/// Lane by lane, `a` where `mask` is set, else `b`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn select(
+    mask: std::arch::x86_64::__m128i,
+    a: std::arch::x86_64::__m128i,
+    b: std::arch::x86_64::__m128i,
+) -> std::arch::x86_64::__m128i {
+    use std::arch::x86_64::{_mm_and_si128, _mm_andnot_si128, _mm_or_si128};
+    _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b))
+}
+
+/// The lane-wise minimum (as [`max4`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn min4(
+    a: std::arch::x86_64::__m128i,
+    b: std::arch::x86_64::__m128i,
+) -> std::arch::x86_64::__m128i {
+    select(std::arch::x86_64::_mm_cmpgt_epi32(b, a), a, b)
 }
 
 /// The first four scores of `block` in one register.
@@ -126,9 +157,7 @@ fn max4(
     a: std::arch::x86_64::__m128i,
     b: std::arch::x86_64::__m128i,
 ) -> std::arch::x86_64::__m128i {
-    use std::arch::x86_64::{_mm_and_si128, _mm_andnot_si128, _mm_cmpgt_epi32, _mm_or_si128};
-    let above = _mm_cmpgt_epi32(a, b);
-    _mm_or_si128(_mm_and_si128(above, a), _mm_andnot_si128(above, b))
+    select(std::arch::x86_64::_mm_cmpgt_epi32(a, b), a, b)
 }
 
 /// [`first_max`] without SSE2: the first score above every score before it.
