@@ -246,13 +246,51 @@ impl MovePicker {
         pos: &Chess,
         ply: usize,
     ) {
-        let (board, color) = (pos.board(), pos.turn());
+        self.fill(fill);
+        self.score_staged(tt_move, (history, cont), pos, ply);
+    }
+
+    /// Replaces the moves with those `fill` writes straight into the list, to be
+    /// scored by [`MovePicker::score`]: a node can look at its moves (prefetch
+    /// its children's table buckets) before it spends time scoring them.
+    #[inline]
+    pub(crate) fn fill(&mut self, fill: impl FnOnce(&mut MoveList)) {
         self.moves.clear();
+        fill(&mut self.moves);
+    }
+
+    /// The moves as [`MovePicker::fill`] left them.
+    pub(crate) fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Scores the moves [`MovePicker::fill`] wrote as [`MovePicker::refill`] does.
+    #[inline]
+    pub(crate) fn score(
+        &mut self,
+        tt_move: u16,
+        (history, cont): (&History, Continuation),
+        pos: &Chess,
+        ply: usize,
+    ) {
+        self.score_staged(tt_move, (history, cont), pos, ply);
+        self.score_quiets(history);
+    }
+
+    /// Scores the moves [`MovePicker::fill`] wrote as [`MovePicker::refill_staged`] does.
+    #[inline]
+    fn score_staged(
+        &mut self,
+        tt_move: u16,
+        (history, cont): (&History, Continuation),
+        pos: &Chess,
+        ply: usize,
+    ) {
+        let (board, color) = (pos.board(), pos.turn());
         self.scores.clear();
         self.next = 0;
         self.color = color;
         self.cont = cont;
-        fill(&mut self.moves);
         let killers = history.killers(ply);
         let MovePicker { moves, scores, .. } = self;
         let mut pending = false;
@@ -372,16 +410,6 @@ impl MovePicker {
             }
             None => false,
         }
-    }
-
-    /// The table move and the tactical moves SEE found not to lose material: in
-    /// quiescence (not in check), the only ones searched unless delta pruning drops them.
-    pub(crate) fn keeping_material(&self) -> impl Iterator<Item = &Move> {
-        self.moves
-            .iter()
-            .zip(&self.scores)
-            .filter(|&(_, &score)| score >= SEE_KEEPS_FLOOR)
-            .map(|(m, _)| m)
     }
 
     /// Number of moves.

@@ -153,8 +153,11 @@ impl Worker<'_, '_> {
                 list.retain(|m| m.is_capture() && Some(m.to()) == last_to);
             }
         };
-        self.td.pickers[ply].refill(fill, tt_move, (&self.td.history, cont), pos, ply);
+        // The children's buckets are prefetched before the captures are scored
+        // (SEE), so that the loads overlap the scoring.
+        self.td.pickers[ply].fill(fill);
         self.prefetch_children(pos, ply);
+        self.td.pickers[ply].score(tt_move, (&self.td.history, cont), pos, ply);
         Start::Search(stand_pat)
     }
 

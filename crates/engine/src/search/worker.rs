@@ -303,14 +303,14 @@ impl<'a, 'b> Worker<'a, 'b> {
         child
     }
 
-    /// Prefetches the table buckets of the children quiescence will search (the
-    /// picker of `ply`, node `pos`: the table move and captures that keep
-    /// material), so that their probes overlap in memory instead of each child
-    /// waiting on its own miss, the first thing it does.
+    /// Prefetches the table buckets of the children after the moves in the
+    /// picker of `ply` (node `pos`: quiescence's captures, filled and not yet
+    /// scored), so that their probes overlap in memory and with the scoring
+    /// instead of each child waiting on its own miss, the first thing it does.
     #[inline]
     pub(super) fn prefetch_children(&self, pos: &Chess, ply: usize) {
         let key = Zobrist64(self.current_key());
-        for &m in self.td.pickers[ply].keeping_material() {
+        for &m in self.td.pickers[ply].moves() {
             if let Some(z) = pos.update_zobrist_hash(key, m, EnPassantMode::Legal) {
                 self.shared.tt.prefetch(z.0);
             }
