@@ -137,11 +137,14 @@ impl Worker<'_, '_> {
         let cont = self.continuation(ply);
         let Some(stand_pat) = eval else {
             let fill = |list: &mut shakmaty::MoveList| fill_legal(list, pos);
-            let picker = &mut self.td.pickers[ply];
-            picker.refill(fill, tt_move, (&self.td.history, cont), pos, ply);
-            if picker.is_empty() {
+            self.td.pickers[ply].fill(fill);
+            if self.td.pickers[ply].is_empty() {
                 return Start::Done(-MATE + ply as i32);
             }
+            // As for the captures below: the evasions' buckets load while
+            // they are scored.
+            self.prefetch_children(pos, ply);
+            self.td.pickers[ply].score(tt_move, (&self.td.history, cont), pos, ply);
             return Start::Search(-INFINITE);
         };
         if stand_pat >= beta {

@@ -304,9 +304,10 @@ impl<'a, 'b> Worker<'a, 'b> {
     }
 
     /// Prefetches the table buckets of the children after the moves in the
-    /// picker of `ply` (node `pos`: quiescence's captures, filled and not yet
-    /// scored), so that their probes overlap in memory and with the scoring
-    /// instead of each child waiting on its own miss, the first thing it does.
+    /// picker of `ply` (node `pos`: quiescence's captures or evasions, filled
+    /// and not yet scored), so that their probes overlap in memory and with
+    /// the scoring instead of each child waiting on its own miss, the first
+    /// thing it does.
     #[inline]
     pub(super) fn prefetch_children(&self, pos: &Chess, ply: usize) {
         let key = Zobrist64(self.current_key());
