@@ -569,7 +569,8 @@ impl Worker<'_, '_> {
     ) -> i32 {
         let (ply, beta, pv_node) = (node.ply, node.beta, node.pv_node);
         let check = i32::from(gives_check && (ply as i32) < EXTENSION_PLY_FACTOR * self.root_depth);
-        let singular = if encode_move(&m) == node.tt_move {
+        // (Encoded only when there is an extension to give: most nodes have none.)
+        let singular = if node.singular != 0 && encode_move(&m) == node.tt_move {
             node.singular
         } else {
             0
