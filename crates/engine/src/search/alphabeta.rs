@@ -454,6 +454,9 @@ impl Worker<'_, '_> {
                 continue;
             }
             self.td.stack[ply].moved = Some(PieceTo::of(node.us, &m));
+            if index > 1 {
+                self.prefetch_next(pos, ply);
+            }
             let child = self.make(pos, m);
             let v = self.search_child(&child, &node, m, index, alpha, gives_check);
             self.unmake();

@@ -185,6 +185,9 @@ pub(crate) struct MovePicker {
     /// The side to move and the moves before the node, to score the quiet moves later.
     color: Color,
     cont: Continuation,
+    /// The next pick found ahead by [`MovePicker::peek`]: the value of `next`
+    /// it was found at and the slot. Forgotten when scores change.
+    ahead: Option<(usize, usize)>,
 }
 
 impl MovePicker {
@@ -198,6 +201,7 @@ impl MovePicker {
             pending_quiets: false,
             color: Color::White,
             cont: Continuation::default(),
+            ahead: None,
         }
     }
 
@@ -315,6 +319,7 @@ impl MovePicker {
     /// Puts [`LANES`] times [`PAST_THE_END`] behind the moves' scores.
     #[inline]
     fn end_scores(&mut self) {
+        self.ahead = None;
         self.scores.truncate(self.moves.len());
         for _ in 0..LANES {
             self.scores.push(PAST_THE_END);
@@ -327,6 +332,7 @@ impl MovePicker {
             return;
         }
         let quiet = history.quiet_scorer(self.color, self.cont);
+        self.ahead = None;
         let pairs = self.moves.iter().zip(self.scores.iter_mut());
         for (m, score) in pairs.skip(self.next) {
             if *score == QUIET_PENDING {
@@ -360,6 +366,7 @@ impl MovePicker {
     /// so then the quiet moves are picked through as before (without the search
     /// of each).
     pub(crate) fn drop_quiets(&mut self, history: &History, excluded: u16) -> usize {
+        self.ahead = None;
         let rest = self.next..self.moves.len();
         // Told apart by score (cheaper than by move): the last pick was quiet, so
         // what is left scores at most as a killer, below every capture that
@@ -431,12 +438,30 @@ impl MovePicker {
         }
         // Whole blocks, the last one running past the end.
         let end = self.next + (n - self.next).div_ceil(LANES) * LANES;
-        let best = self.next + first_max(&self.scores[self.next..end]);
+        let best = match self.ahead.take() {
+            Some((at, best)) if at == self.next => best,
+            _ => self.next + first_max(&self.scores[self.next..end]),
+        };
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         let m = self.moves[self.next];
         self.next += 1;
         Some(m)
+    }
+
+    /// The move [`MovePicker::next_move`] would pick now (for a prefetch: a
+    /// quiet move not scored yet stands for the first of them). The slot is
+    /// kept for that pick, so looking ahead costs no second scan.
+    #[inline]
+    pub(crate) fn peek(&mut self) -> Option<Move> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let end = self.next + (n - self.next).div_ceil(LANES) * LANES;
+        let best = self.next + first_max(&self.scores[self.next..end]);
+        self.ahead = Some((self.next, best));
+        Some(self.moves[best])
     }
 
     /// For the tactical move [`MovePicker::next_move`] returned last: whether it
@@ -495,6 +520,30 @@ mod tests {
                 assert_eq!(first_max(&scores), expected, "{scores:?}");
             }
         }
+    }
+
+    #[test]
+    fn looking_ahead_leaves_the_picks_as_they_were() {
+        let history = History::default();
+        let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let fill = |list: &mut MoveList| *list = pos.legal_moves();
+        let mut plain = MovePicker::empty();
+        let mut ahead = MovePicker::empty();
+        plain.refill_staged(fill, 0, (&history, Continuation::default()), &pos, 1);
+        ahead.refill_staged(fill, 0, (&history, Continuation::default()), &pos, 1);
+        let expected: Vec<Move> = std::iter::from_fn(|| plain.next_move_staged(&history)).collect();
+        let mut picked = Vec::new();
+        let mut foreseen = 0;
+        while let Some(seen) = ahead.peek() {
+            let m = ahead.next_move_staged(&history).unwrap();
+            foreseen += usize::from(m == seen);
+            picked.push(m);
+        }
+        assert_eq!(picked, expected);
+        // Every pick: the first quiet move is scored only when reached, but
+        // with empty histories all quiet moves score alike, so the first one
+        // pending is also the first picked.
+        assert_eq!(foreseen, expected.len());
     }
 
     #[test]

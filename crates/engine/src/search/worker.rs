@@ -318,6 +318,21 @@ impl<'a, 'b> Worker<'a, 'b> {
         }
     }
 
+    /// Prefetches the table bucket of the child after the move the picker of
+    /// `ply` (node `pos`) would pick next, before the current move's subtree
+    /// is searched: by the time that move is made its bucket is loaded (the
+    /// prefetch in [`Worker::make`] comes too close to the child's probe to
+    /// hide a memory load).
+    #[inline]
+    pub(super) fn prefetch_next(&mut self, pos: &Chess, ply: usize) {
+        if let Some(m) = self.td.pickers[ply].peek() {
+            let key = Zobrist64(self.current_key());
+            if let Some(z) = pos.update_zobrist_hash(key, m, EnPassantMode::Legal) {
+                self.shared.tt.prefetch(z.0);
+            }
+        }
+    }
+
     #[inline]
     pub(super) fn unmake(&mut self) {
         self.keys.pop();
