@@ -454,7 +454,9 @@ impl Worker<'_, '_> {
                 continue;
             }
             self.td.stack[ply].moved = Some(PieceTo::of(node.us, &m));
-            if index > 1 {
+            // Once a move failed to cut (or from the first move, at a node
+            // expected to fail low, where every move is searched).
+            if index > 1 || !(node.cut_node || node.pv_node) {
                 self.prefetch_next(pos, ply);
             }
             let child = self.make(pos, m);
