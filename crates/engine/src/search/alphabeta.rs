@@ -414,11 +414,7 @@ impl Worker<'_, '_> {
             ply,
         );
         if self.td.pickers[ply].is_empty() {
-            return Err(if node.in_check {
-                -MATE + ply as i32
-            } else {
-                DRAW
-            });
+            return Err(no_moves_value(node.in_check, ply));
         }
         let mut alpha = node.alpha;
         let mut best = -INFINITE;
@@ -454,11 +450,7 @@ impl Worker<'_, '_> {
                 continue;
             }
             self.td.stack[ply].moved = Some(PieceTo::of(node.us, &m));
-            // Once a move failed to cut (or from the first move, at a node
-            // expected to fail low, where every move is searched).
-            if index > 1 || !(node.cut_node || node.pv_node) {
-                self.prefetch_next(pos, ply);
-            }
+            self.look_ahead(pos, &node, index);
             let child = self.make(pos, m);
             let v = self.search_child(&child, &node, m, index, alpha, gives_check);
             self.unmake();
@@ -487,6 +479,17 @@ impl Worker<'_, '_> {
         }
         // Every move was pruned: fall back to a value below alpha.
         Ok((if best == -INFINITE { alpha } else { best }, best_move))
+    }
+
+    /// Once a move of the node failed to cut (or from the first move at a node
+    /// expected to fail low, where every move is searched), prefetches the
+    /// table bucket of the next pick's child ([`Worker::prefetch_next`]) before
+    /// move number `index` is searched.
+    #[inline]
+    fn look_ahead(&mut self, pos: &Chess, node: &Node, index: usize) {
+        if index > 1 || !(node.cut_node || node.pv_node) {
+            self.prefetch_next(pos, node.ply);
+        }
     }
 
     /// A move beat beta: reward it in its history (butterfly and continuation for a
@@ -651,6 +654,16 @@ impl Worker<'_, '_> {
             r -= self.td.history.score(node.us, m, node.cont) / LMR_HISTORY_DIVISOR;
         }
         r.clamp(0, new_depth - 1)
+    }
+}
+
+/// The value of a node without legal moves: mated in check, else stalemate.
+#[inline]
+fn no_moves_value(in_check: bool, ply: usize) -> i32 {
+    if in_check {
+        -MATE + ply as i32
+    } else {
+        DRAW
     }
 }
 
