@@ -414,11 +414,7 @@ impl Worker<'_, '_> {
             ply,
         );
         if self.td.pickers[ply].is_empty() {
-            return Err(if node.in_check {
-                -MATE + ply as i32
-            } else {
-                DRAW
-            });
+            return Err(no_moves_value(node.in_check, ply));
         }
         let mut alpha = node.alpha;
         let mut best = -INFINITE;
@@ -454,6 +450,7 @@ impl Worker<'_, '_> {
                 continue;
             }
             self.td.stack[ply].moved = Some(PieceTo::of(node.us, &m));
+            self.look_ahead(pos, &node, index);
             let child = self.make(pos, m);
             let v = self.search_child(&child, &node, m, index, alpha, gives_check);
             self.unmake();
@@ -482,6 +479,17 @@ impl Worker<'_, '_> {
         }
         // Every move was pruned: fall back to a value below alpha.
         Ok((if best == -INFINITE { alpha } else { best }, best_move))
+    }
+
+    /// Once a move of the node failed to cut (or from the first move at a node
+    /// expected to fail low, where every move is searched), prefetches the
+    /// table bucket of the next pick's child ([`Worker::prefetch_next`]) before
+    /// move number `index` is searched.
+    #[inline]
+    fn look_ahead(&mut self, pos: &Chess, node: &Node, index: usize) {
+        if index > 1 || !(node.cut_node || node.pv_node) {
+            self.prefetch_next(pos, node.ply);
+        }
     }
 
     /// A move beat beta: reward it in its history (butterfly and continuation for a
@@ -569,7 +577,8 @@ impl Worker<'_, '_> {
     ) -> i32 {
         let (ply, beta, pv_node) = (node.ply, node.beta, node.pv_node);
         let check = i32::from(gives_check && (ply as i32) < EXTENSION_PLY_FACTOR * self.root_depth);
-        let singular = if encode_move(&m) == node.tt_move {
+        // (Encoded only when there is an extension to give: most nodes have none.)
+        let singular = if node.singular != 0 && encode_move(&m) == node.tt_move {
             node.singular
         } else {
             0
@@ -645,6 +654,16 @@ impl Worker<'_, '_> {
             r -= self.td.history.score(node.us, m, node.cont) / LMR_HISTORY_DIVISOR;
         }
         r.clamp(0, new_depth - 1)
+    }
+}
+
+/// The value of a node without legal moves: mated in check, else stalemate.
+#[inline]
+fn no_moves_value(in_check: bool, ply: usize) -> i32 {
+    if in_check {
+        -MATE + ply as i32
+    } else {
+        DRAW
     }
 }
 

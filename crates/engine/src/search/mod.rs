@@ -9,6 +9,7 @@ mod correction;
 pub mod error;
 pub(crate) mod eval_cache;
 pub(crate) mod history;
+mod keys;
 pub mod limits;
 pub(crate) mod movepick;
 pub(crate) mod params;

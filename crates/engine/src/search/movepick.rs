@@ -74,9 +74,12 @@ fn tactical_score(board: &Board, color: Color, m: &Move, history: &History) -> i
 }
 
 /// The index of the first of the highest scores in `scores`, whole blocks of
-/// [`LANES`] scores: the maximum of every lane, their maximum, then the first
-/// block holding it and the first score in the block equal to it. SSE2 (which
-/// every x86-64 has) compares four scores per instruction.
+/// [`LANES`] scores, in one pass: every lane keeps its highest score and the
+/// index of its first occurrence (a later block replaces them only when
+/// strictly higher), then the lanes holding the highest give the least index.
+/// SSE2 (which every x86-64 has) compares four scores per instruction, and no
+/// branch depends on the scores (a second pass looking for the block that holds
+/// the maximum ended at a data-dependent block, a mispredicted branch per pick).
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn first_max(scores: &[i32]) -> usize {
@@ -90,23 +93,51 @@ fn first_max(scores: &[i32]) -> usize {
 #[inline]
 fn first_max_sse2(scores: &[i32]) -> usize {
     use std::arch::x86_64::{
-        _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_cvtsi128_si32, _mm_movemask_ps, _mm_set1_epi32,
-        _mm_shuffle_epi32,
+        _mm_add_epi32, _mm_cmpeq_epi32, _mm_cmpgt_epi32, _mm_cvtsi128_si32, _mm_set1_epi32,
+        _mm_set_epi32, _mm_shuffle_epi32,
     };
-    let mut lanes = _mm_set1_epi32(i32::MIN);
+    let mut best = _mm_set1_epi32(i32::MIN);
+    let mut first = _mm_set1_epi32(0);
+    let mut index = _mm_set_epi32(3, 2, 1, 0);
+    let step = _mm_set1_epi32(LANES as i32);
     for block in scores.chunks_exact(LANES) {
-        lanes = max4(load4(block), lanes);
+        let v = load4(block);
+        let higher = _mm_cmpgt_epi32(v, best);
+        best = select(higher, v, best);
+        first = select(higher, index, first);
+        index = _mm_add_epi32(index, step);
     }
-    lanes = max4(lanes, _mm_shuffle_epi32::<0b01_00_11_10>(lanes));
-    lanes = max4(lanes, _mm_shuffle_epi32::<0b10_11_00_01>(lanes));
-    let wanted = _mm_set1_epi32(_mm_cvtsi128_si32(lanes));
-    for (b, block) in scores.chunks_exact(LANES).enumerate() {
-        let equal = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(load4(block), wanted)));
-        if equal != 0 {
-            return b * LANES + equal.trailing_zeros() as usize;
-        }
-    }
-    0
+    let mut top = max4(best, _mm_shuffle_epi32::<0b01_00_11_10>(best));
+    top = max4(top, _mm_shuffle_epi32::<0b10_11_00_01>(top));
+    // The lanes that do not hold the highest score offer no index.
+    let offered = select(_mm_cmpeq_epi32(best, top), first, _mm_set1_epi32(i32::MAX));
+    let mut least = min4(offered, _mm_shuffle_epi32::<0b01_00_11_10>(offered));
+    least = min4(least, _mm_shuffle_epi32::<0b10_11_00_01>(least));
+    _mm_cvtsi128_si32(least) as usize
+}
+
+/// Lane by lane, `a` where `mask` is set, else `b`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn select(
+    mask: std::arch::x86_64::__m128i,
+    a: std::arch::x86_64::__m128i,
+    b: std::arch::x86_64::__m128i,
+) -> std::arch::x86_64::__m128i {
+    use std::arch::x86_64::{_mm_and_si128, _mm_andnot_si128, _mm_or_si128};
+    _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b))
+}
+
+/// The lane-wise minimum (as [`max4`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn min4(
+    a: std::arch::x86_64::__m128i,
+    b: std::arch::x86_64::__m128i,
+) -> std::arch::x86_64::__m128i {
+    select(std::arch::x86_64::_mm_cmpgt_epi32(b, a), a, b)
 }
 
 /// The first four scores of `block` in one register.
@@ -126,9 +157,7 @@ fn max4(
     a: std::arch::x86_64::__m128i,
     b: std::arch::x86_64::__m128i,
 ) -> std::arch::x86_64::__m128i {
-    use std::arch::x86_64::{_mm_and_si128, _mm_andnot_si128, _mm_cmpgt_epi32, _mm_or_si128};
-    let above = _mm_cmpgt_epi32(a, b);
-    _mm_or_si128(_mm_and_si128(above, a), _mm_andnot_si128(above, b))
+    select(std::arch::x86_64::_mm_cmpgt_epi32(a, b), a, b)
 }
 
 /// [`first_max`] without SSE2: the first score above every score before it.
@@ -156,6 +185,9 @@ pub(crate) struct MovePicker {
     /// The side to move and the moves before the node, to score the quiet moves later.
     color: Color,
     cont: Continuation,
+    /// The next pick found ahead by [`MovePicker::peek`]: the value of `next`
+    /// it was found at and the slot. Forgotten when scores change.
+    ahead: Option<(usize, usize)>,
 }
 
 impl MovePicker {
@@ -169,6 +201,7 @@ impl MovePicker {
             pending_quiets: false,
             color: Color::White,
             cont: Continuation::default(),
+            ahead: None,
         }
     }
 
@@ -217,13 +250,51 @@ impl MovePicker {
         pos: &Chess,
         ply: usize,
     ) {
-        let (board, color) = (pos.board(), pos.turn());
+        self.fill(fill);
+        self.score_staged(tt_move, (history, cont), pos, ply);
+    }
+
+    /// Replaces the moves with those `fill` writes straight into the list, to be
+    /// scored by [`MovePicker::score`]: a node can look at its moves (prefetch
+    /// its children's table buckets) before it spends time scoring them.
+    #[inline]
+    pub(crate) fn fill(&mut self, fill: impl FnOnce(&mut MoveList)) {
         self.moves.clear();
+        fill(&mut self.moves);
+    }
+
+    /// The moves as [`MovePicker::fill`] left them.
+    pub(crate) fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Scores the moves [`MovePicker::fill`] wrote as [`MovePicker::refill`] does.
+    #[inline]
+    pub(crate) fn score(
+        &mut self,
+        tt_move: u16,
+        (history, cont): (&History, Continuation),
+        pos: &Chess,
+        ply: usize,
+    ) {
+        self.score_staged(tt_move, (history, cont), pos, ply);
+        self.score_quiets(history);
+    }
+
+    /// Scores the moves [`MovePicker::fill`] wrote as [`MovePicker::refill_staged`] does.
+    #[inline]
+    fn score_staged(
+        &mut self,
+        tt_move: u16,
+        (history, cont): (&History, Continuation),
+        pos: &Chess,
+        ply: usize,
+    ) {
+        let (board, color) = (pos.board(), pos.turn());
         self.scores.clear();
         self.next = 0;
         self.color = color;
         self.cont = cont;
-        fill(&mut self.moves);
         let killers = history.killers(ply);
         let MovePicker { moves, scores, .. } = self;
         let mut pending = false;
@@ -248,6 +319,7 @@ impl MovePicker {
     /// Puts [`LANES`] times [`PAST_THE_END`] behind the moves' scores.
     #[inline]
     fn end_scores(&mut self) {
+        self.ahead = None;
         self.scores.truncate(self.moves.len());
         for _ in 0..LANES {
             self.scores.push(PAST_THE_END);
@@ -260,6 +332,7 @@ impl MovePicker {
             return;
         }
         let quiet = history.quiet_scorer(self.color, self.cont);
+        self.ahead = None;
         let pairs = self.moves.iter().zip(self.scores.iter_mut());
         for (m, score) in pairs.skip(self.next) {
             if *score == QUIET_PENDING {
@@ -293,6 +366,7 @@ impl MovePicker {
     /// so then the quiet moves are picked through as before (without the search
     /// of each).
     pub(crate) fn drop_quiets(&mut self, history: &History, excluded: u16) -> usize {
+        self.ahead = None;
         let rest = self.next..self.moves.len();
         // Told apart by score (cheaper than by move): the last pick was quiet, so
         // what is left scores at most as a killer, below every capture that
@@ -345,16 +419,6 @@ impl MovePicker {
         }
     }
 
-    /// The table move and the tactical moves SEE found not to lose material: in
-    /// quiescence (not in check), the only ones searched unless delta pruning drops them.
-    pub(crate) fn keeping_material(&self) -> impl Iterator<Item = &Move> {
-        self.moves
-            .iter()
-            .zip(&self.scores)
-            .filter(|&(_, &score)| score >= SEE_KEEPS_FLOOR)
-            .map(|(m, _)| m)
-    }
-
     /// Number of moves.
     pub(crate) fn len(&self) -> usize {
         self.moves.len()
@@ -374,12 +438,30 @@ impl MovePicker {
         }
         // Whole blocks, the last one running past the end.
         let end = self.next + (n - self.next).div_ceil(LANES) * LANES;
-        let best = self.next + first_max(&self.scores[self.next..end]);
+        let best = match self.ahead.take() {
+            Some((at, best)) if at == self.next => best,
+            _ => self.next + first_max(&self.scores[self.next..end]),
+        };
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         let m = self.moves[self.next];
         self.next += 1;
         Some(m)
+    }
+
+    /// The move [`MovePicker::next_move`] would pick now (for a prefetch: a
+    /// quiet move not scored yet stands for the first of them). The slot is
+    /// kept for that pick, so looking ahead costs no second scan.
+    #[inline]
+    pub(crate) fn peek(&mut self) -> Option<Move> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let end = self.next + (n - self.next).div_ceil(LANES) * LANES;
+        let best = self.next + first_max(&self.scores[self.next..end]);
+        self.ahead = Some((self.next, best));
+        Some(self.moves[best])
     }
 
     /// For the tactical move [`MovePicker::next_move`] returned last: whether it
@@ -438,6 +520,30 @@ mod tests {
                 assert_eq!(first_max(&scores), expected, "{scores:?}");
             }
         }
+    }
+
+    #[test]
+    fn looking_ahead_leaves_the_picks_as_they_were() {
+        let history = History::default();
+        let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let fill = |list: &mut MoveList| *list = pos.legal_moves();
+        let mut plain = MovePicker::empty();
+        let mut ahead = MovePicker::empty();
+        plain.refill_staged(fill, 0, (&history, Continuation::default()), &pos, 1);
+        ahead.refill_staged(fill, 0, (&history, Continuation::default()), &pos, 1);
+        let expected: Vec<Move> = std::iter::from_fn(|| plain.next_move_staged(&history)).collect();
+        let mut picked = Vec::new();
+        let mut foreseen = 0;
+        while let Some(seen) = ahead.peek() {
+            let m = ahead.next_move_staged(&history).unwrap();
+            foreseen += usize::from(m == seen);
+            picked.push(m);
+        }
+        assert_eq!(picked, expected);
+        // Every pick: the first quiet move is scored only when reached, but
+        // with empty histories all quiet moves score alike, so the first one
+        // pending is also the first picked.
+        assert_eq!(foreseen, expected.len());
     }
 
     #[test]

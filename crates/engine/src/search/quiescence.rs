@@ -137,11 +137,14 @@ impl Worker<'_, '_> {
         let cont = self.continuation(ply);
         let Some(stand_pat) = eval else {
             let fill = |list: &mut shakmaty::MoveList| fill_legal(list, pos);
-            let picker = &mut self.td.pickers[ply];
-            picker.refill(fill, tt_move, (&self.td.history, cont), pos, ply);
-            if picker.is_empty() {
+            self.td.pickers[ply].fill(fill);
+            if self.td.pickers[ply].is_empty() {
                 return Start::Done(-MATE + ply as i32);
             }
+            // As for the captures below: the evasions' buckets load while
+            // they are scored.
+            self.prefetch_children(pos, ply);
+            self.td.pickers[ply].score(tt_move, (&self.td.history, cont), pos, ply);
             return Start::Search(-INFINITE);
         };
         if stand_pat >= beta {
@@ -153,8 +156,11 @@ impl Worker<'_, '_> {
                 list.retain(|m| m.is_capture() && Some(m.to()) == last_to);
             }
         };
-        self.td.pickers[ply].refill(fill, tt_move, (&self.td.history, cont), pos, ply);
+        // The children's buckets are prefetched before the captures are scored
+        // (SEE), so that the loads overlap the scoring.
+        self.td.pickers[ply].fill(fill);
         self.prefetch_children(pos, ply);
+        self.td.pickers[ply].score(tt_move, (&self.td.history, cont), pos, ply);
         Start::Search(stand_pat)
     }
 

@@ -14,6 +14,7 @@ use shakmaty::{Chess, EnPassantMode, Move, Position};
 use super::correction::Correction;
 use super::eval_cache::EvalCache;
 use super::history::{Continuation, History, PieceTo};
+use super::keys::child_key;
 use super::limits::SearchControl;
 use super::movepick::{is_tactical, MovePicker};
 use super::params::{
@@ -278,6 +279,8 @@ impl<'a, 'b> Worker<'a, 'b> {
     /// The child's table bucket is prefetched as soon as its key is known, before
     /// the copy-make and the evaluator push: the child probes it first thing, and
     /// that load missing the cache was the largest single cost of quiescence.
+    /// The moves shakmaty does not update a key for (king moves, castling, en
+    /// passant, ...) get theirs from the played child (`keys::child_key`).
     #[inline]
     pub(super) fn make(&mut self, pos: &Chess, m: Move) -> Chess {
         let key = *self.keys.last().unwrap_or(&0);
@@ -291,23 +294,39 @@ impl<'a, 'b> Worker<'a, 'b> {
         let child_key = match fast {
             Some(z) => z.0,
             None => {
-                let slow = self::key(&child);
-                self.shared.tt.prefetch(slow);
-                slow
+                let updated = child_key(pos, key, &m, &child);
+                self.shared.tt.prefetch(updated);
+                updated
             }
         };
         self.keys.push(child_key);
         child
     }
 
-    /// Prefetches the table buckets of the children quiescence will search (the
-    /// picker of `ply`, node `pos`: the table move and captures that keep
-    /// material), so that their probes overlap in memory instead of each child
-    /// waiting on its own miss, the first thing it does.
+    /// Prefetches the table buckets of the children after the moves in the
+    /// picker of `ply` (node `pos`: quiescence's captures or evasions, filled
+    /// and not yet scored), so that their probes overlap in memory and with
+    /// the scoring instead of each child waiting on its own miss, the first
+    /// thing it does.
     #[inline]
     pub(super) fn prefetch_children(&self, pos: &Chess, ply: usize) {
         let key = Zobrist64(self.current_key());
-        for &m in self.td.pickers[ply].keeping_material() {
+        for &m in self.td.pickers[ply].moves() {
+            if let Some(z) = pos.update_zobrist_hash(key, m, EnPassantMode::Legal) {
+                self.shared.tt.prefetch(z.0);
+            }
+        }
+    }
+
+    /// Prefetches the table bucket of the child after the move the picker of
+    /// `ply` (node `pos`) would pick next, before the current move's subtree
+    /// is searched: by the time that move is made its bucket is loaded (the
+    /// prefetch in [`Worker::make`] comes too close to the child's probe to
+    /// hide a memory load).
+    #[inline]
+    pub(super) fn prefetch_next(&mut self, pos: &Chess, ply: usize) {
+        if let Some(m) = self.td.pickers[ply].peek() {
+            let key = Zobrist64(self.current_key());
             if let Some(z) = pos.update_zobrist_hash(key, m, EnPassantMode::Legal) {
                 self.shared.tt.prefetch(z.0);
             }
