@@ -159,8 +159,10 @@ impl<'a> Reader<'a> {
         Ok(f64::from_le_bytes(self.array(what)?))
     }
 
-    /// A length that must fit in the rest of the file at `unit` bytes each.
-    fn len(&mut self, unit: usize, what: &str) -> Result<usize, CodecError> {
+    /// A count of items of at least `unit` bytes each, which must fit in the
+    /// rest of the file: a damaged count is refused here, not after reading
+    /// what follows as items.
+    pub fn count(&mut self, unit: usize, what: &str) -> Result<usize, CodecError> {
         let n = self.u64(what)?;
         let left = (self.bytes.len() - self.pos) as u64;
         if n.saturating_mul(unit as u64) > left {
@@ -176,23 +178,23 @@ impl<'a> Reader<'a> {
     }
 
     pub fn str(&mut self, what: &str) -> Result<String, CodecError> {
-        let n = self.len(1, what)?;
+        let n = self.count(1, what)?;
         let b = self.take(n, what)?;
         String::from_utf8(b.to_vec()).map_err(|_| CodecError::NotUtf8(what.to_string()))
     }
     pub fn f32s(&mut self, what: &str) -> Result<Vec<f32>, CodecError> {
-        let n = self.len(4, what)?;
+        let n = self.count(4, what)?;
         let b = self.take(4 * n, what)?;
         Ok(b.chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect())
     }
     pub fn u64s(&mut self, what: &str) -> Result<Vec<u64>, CodecError> {
-        let n = self.len(8, what)?;
+        let n = self.count(8, what)?;
         (0..n).map(|_| self.u64(what)).collect()
     }
     pub fn f64s(&mut self, what: &str) -> Result<Vec<f64>, CodecError> {
-        let n = self.len(8, what)?;
+        let n = self.count(8, what)?;
         (0..n).map(|_| self.f64(what)).collect()
     }
 

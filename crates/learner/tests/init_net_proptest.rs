@@ -1,0 +1,81 @@
+//! Property tests of `--init-net` (`Model::load`), which CI runs in place of the
+//! fuzz target `fuzz/fuzz_targets/load_init_net.rs`: damaged copies (flipped
+//! bytes, overwritten fields, cuts, extra bytes) of a small `.nnue` file our
+//! trainer exports (`All 16x2-8-1`: i16 transformer, i8 and i32 hidden and
+//! output layers) must load as starting weights or give one error line naming
+//! the file, never panic; a net that loads exports back to the file's bytes.
+
+use std::path::Path;
+
+use nnue_learner::model::{Extractor, Model, ModelShape};
+use nnue_test_support::damage::{check_error_line, damage, damaged};
+use nnue_test_support::TempDir;
+use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
+
+/// Version, file hash, description length, description (up to 200 bytes),
+/// transformer hash: where the reader decides the architecture.
+const HEADER: std::ops::Range<usize> = 0..220;
+
+fn shape() -> ModelShape {
+    ModelShape::new("All", 16, &[8], false).unwrap()
+}
+
+/// Loads `bytes` written to `path` as the starting weights of [`shape`]: one
+/// error line naming the file, or a model that exports back to `bytes`.
+fn check(path: &Path, bytes: &[u8]) -> Result<(), TestCaseError> {
+    std::fs::write(path, bytes).unwrap();
+    match Model::load(path, &shape()) {
+        Err(e) => check_error_line(&e.to_string(), &path.display().to_string())?,
+        Ok(model) => {
+            let (net, report) = model.export().expect("a loaded net exports");
+            prop_assert_eq!(report.clamped(), 0);
+            prop_assert!(net.to_bytes() == bytes, "exports back to the file");
+        }
+    }
+    Ok(())
+}
+
+/// One test, so that its directory is removed at the end: the valid net
+/// round-trips, the regression inputs give their error lines, and 200 damaged
+/// copies load or give one error line.
+#[test]
+fn damaged_init_nets_load_or_give_one_error_line() {
+    let dir = TempDir::new("init-net-proptest");
+    let path = dir.path("init.nnue");
+    let shape = shape();
+    let trained = Model::new(shape.clone(), 1, Extractor::new(&shape).max_rows());
+    let bytes = trained.export().unwrap().0.to_bytes();
+    check(&path, &bytes).unwrap();
+    let name = path.display();
+    for (input, expected) in [
+        (
+            bytes[..10].to_vec(),
+            format!(
+                "{name}: truncated: description length needs bytes 8..12 but the file has 10 bytes"
+            ),
+        ),
+        (
+            [&bytes[..], &[0]].concat(),
+            format!(
+                "{name}: 1 trailing bytes after the network (it ends at byte offset {}, the \
+                 file has {} bytes)",
+                bytes.len(),
+                bytes.len() + 1
+            ),
+        ),
+    ] {
+        std::fs::write(&path, &input).unwrap();
+        assert_eq!(
+            Model::load(&path, &shape).unwrap_err().to_string(),
+            expected
+        );
+    }
+    let mut runner = TestRunner::new(ProptestConfig::with_cases(200));
+    let result = runner.run(&damage(bytes.len(), vec![HEADER]), |changes| {
+        check(&path, &damaged(&bytes, &changes))
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
