@@ -299,3 +299,31 @@ proptest! {
         }
     }
 }
+
+/// Regression inputs: counts the loop adds to, damaged to 2^64 - 1, made
+/// `--resume` overflow (a panic where overflow is checked, wrapped counts
+/// elsewhere): the stream's draws, the positions, the steps, the epoch's
+/// figure count. Each is now refused where it is read.
+#[test]
+fn counters_no_run_reaches_are_refused() {
+    let s = saved();
+    let read = Checkpoint::from_bytes(&s.bytes, &s.template).unwrap();
+    let path = checkpoint::path_in(&s.dir.join("resume-counters").join("ckpt"));
+    type Damage = fn(&mut Checkpoint);
+    let cases: [(&str, Damage); 4] = [
+        ("stream draws", |c| c.stream.drawn = u64::MAX),
+        ("positions", |c| c.positions = u64::MAX),
+        ("steps", |c| c.steps = u64::MAX),
+        ("epoch figure count", |c| c.epoch_learn.1 = u64::MAX),
+    ];
+    for (what, damage) in cases {
+        let mut bad = read.clone();
+        damage(&mut bad);
+        let expected = format!(
+            "{}: cannot --resume: {what} 18446744073709551615 is beyond any run (at most \
+             72057594037927936)",
+            path.display()
+        );
+        assert_eq!(resume_from(&bad.to_bytes(), "counters"), Some(expected));
+    }
+}

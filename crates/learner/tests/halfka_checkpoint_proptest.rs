@@ -144,8 +144,21 @@ impl Saved {
     }
 }
 
+/// Where the settings end: after the magic and version (20 bytes), a count,
+/// then each setting's name and value, each a length and its bytes.
+fn settings_end(bytes: &[u8]) -> usize {
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    let mut at = 28;
+    for _ in 0..2 * u64_at(20) {
+        at += 8 + u64_at(at);
+    }
+    at
+}
+
 /// Regression inputs: a cut in the first tensor, a settings count beyond the
-/// file, a damaged setting value (shown escaped, on one line).
+/// file (read on pair by pair until one failed), a cursor no run reaches (the
+/// loop's `cursor += 1` overflowed), a damaged setting value (its line break
+/// split the error line).
 fn check_error_lines(s: &Saved) {
     let path = s.path().display().to_string();
     let first_tensor = s.hot[1].start;
@@ -169,6 +182,17 @@ fn check_error_lines(s: &Saved) {
              left at offset 12",
             u64::MAX,
             s.bytes.len() - 28
+        )
+    );
+    // The loop's numbers follow the settings: epoch, epoch positions, cursor.
+    let cursor = settings_end(&s.bytes) + 16;
+    let mut bytes = s.bytes.clone();
+    bytes[cursor..cursor + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert_eq!(
+        s.read(&bytes).unwrap_err(),
+        format!(
+            "{path}: cannot --resume: cursor 18446744073709551615 is beyond any run (at most \
+             72057594037927936)"
         )
     );
     let seed = s.bytes.windows(6).position(|w| w == b"--seed").unwrap();

@@ -37,12 +37,21 @@ pub enum CodecError {
         found: usize,
         expected: usize,
     },
+    /// A count of the loop (positions, steps, draws) no run reaches: the loop
+    /// adds to it, so a damaged one would overflow.
+    #[error("{what} {found} is beyond any run (at most {max})")]
+    Counter { what: String, found: u64, max: u64 },
     #[error("trailing bytes after the checkpoint")]
     Trailing,
     /// The saved data stream does not fit this run's data.
     #[error(transparent)]
     Stream(#[from] crate::data::stream::StreamMismatch),
 }
+
+/// The largest position, step or draw count a checkpoint may hold: 2^56, some
+/// 200 years of a billion positions a second, and far enough from 2^64 that
+/// the loop's additions cannot overflow.
+pub const MAX_COUNTER: u64 = 1 << 56;
 
 /// Appends fields to a byte buffer.
 #[derive(Default)]
@@ -157,6 +166,19 @@ impl<'a> Reader<'a> {
     }
     pub fn f64(&mut self, what: &str) -> Result<f64, CodecError> {
         Ok(f64::from_le_bytes(self.array(what)?))
+    }
+
+    /// A count the training loop adds to: refused from [`MAX_COUNTER`] on.
+    pub fn counter(&mut self, what: &str) -> Result<u64, CodecError> {
+        let found = self.u64(what)?;
+        if found > MAX_COUNTER {
+            return Err(CodecError::Counter {
+                what: what.to_string(),
+                found,
+                max: MAX_COUNTER,
+            });
+        }
+        Ok(found)
     }
 
     /// A count of items of at least `unit` bytes each, which must fit in the

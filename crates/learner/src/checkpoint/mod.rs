@@ -169,14 +169,14 @@ impl Checkpoint {
         let mut r = header(bytes)?;
         let settings = read_settings(&mut r)?;
         let schedule = ScheduleState {
-            epoch: r.u64("epoch")?,
+            epoch: r.counter("epoch")?,
             lr: r.f64("learning rate")?,
             best_loss: Some(r.f64("best loss")?).filter(|v| !v.is_nan()),
             rejections: r.u32("rejections")?,
         };
-        let steps = r.u64("steps")?;
-        let epoch_positions = r.u64("epoch positions")?;
-        let positions = r.u64("positions")?;
+        let steps = r.counter("steps")?;
+        let epoch_positions = r.counter("epoch positions")?;
+        let positions = r.counter("positions")?;
         let epoch_learn = read_epoch_learn(&mut r)?;
         let stream = read_stream(&mut r)?;
         let rows = r.count(ROW_MIN_LEN, "history length")?;
@@ -241,12 +241,12 @@ fn read_epoch_learn(r: &mut Reader<'_>) -> Result<(Figures, u64), CodecError> {
         found,
         expected: 7,
     })?;
-    Ok((Figures::from_values(sums), r.u64("epoch figure count")?))
+    Ok((Figures::from_values(sums), r.counter("epoch figure count")?))
 }
 
 fn read_stream(r: &mut Reader<'_>) -> Result<StreamState, CodecError> {
-    let pass = r.u64("stream pass")?;
-    let drawn = r.u64("stream draws")?;
+    let pass = r.counter("stream pass")?;
+    let drawn = r.counter("stream draws")?;
     let rng = r.u64("stream rng")?;
     let cursors = r.u64s("stream cursors")?;
     let buffer = r.u64s("shuffle buffer")?;

@@ -209,21 +209,21 @@ fn read_rest(
     model: &mut HalfKaModel,
     slots: &mut HalfKaSlots,
 ) -> Result<Position, CodecError> {
-    let epoch = r.u64("epoch")?;
-    let epoch_positions = r.u64("epoch positions")?;
-    let cursor = r.u64("cursor")?;
-    let draws = r.u64("draws")?;
-    let trained = r.u64("positions trained")?;
-    let batches = r.u64("batches")?;
+    let epoch = r.counter("epoch")?;
+    let epoch_positions = r.counter("epoch positions")?;
+    let cursor = r.counter("cursor")?;
+    let draws = r.counter("draws")?;
+    let trained = r.counter("positions trained")?;
+    let batches = r.counter("batches")?;
     let epoch_loss = r.f64("epoch loss")?;
     let schedule = ScheduleState {
-        epoch: r.u64("schedule epoch")?,
+        epoch: r.counter("schedule epoch")?,
         lr: r.f64("learning rate")?,
         best_loss: Some(r.f64("best loss")?).filter(|v| !v.is_nan()),
         rejections: r.u32("rejections")?,
     };
     let val_losses = r.f64s("validation losses")?;
-    slots.t = r.u64("optimizer steps")?;
+    slots.t = r.counter("optimizer steps")?;
     for (what, t) in tensors(model, slots) {
         *t = r.tensor(t.len(), what)?;
     }
