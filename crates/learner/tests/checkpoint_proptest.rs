@@ -268,7 +268,7 @@ fn damaged_stream_and_settings_are_refused_on_one_line() {
     let expected = format!(
         "{}: cannot --resume: --optimizer: checkpoint a\\ndam{}..., command line adam",
         path.display(),
-        "m".repeat(1995)
+        "m".repeat(1994)
     );
     assert_eq!(error, Some(expected));
 }

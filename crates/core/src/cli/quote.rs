@@ -4,20 +4,24 @@
 //! its file allows. [`one_line`] escapes the one and cuts the other.
 
 /// `text` with control characters and every whitespace but the space escaped
-/// as Rust writes them (`\r`, `\t`, `\u{2028}`), cut after `max_chars`
-/// characters (`...` then marks the cut).
+/// as Rust writes them (`\r`, `\t`, `\u{2028}`), cut to at most `max_chars`
+/// characters of the escaped text (`...` then marks the cut).
 pub fn one_line(text: &str, max_chars: usize) -> String {
     let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == max_chars {
+    let mut len = 0;
+    for c in text.chars() {
+        let escape = c.is_control() || (c.is_whitespace() && c != ' ');
+        let shown: String = if escape {
+            c.escape_debug().collect()
+        } else {
+            c.to_string()
+        };
+        len += shown.chars().count();
+        if len > max_chars {
             out.push_str("...");
             break;
         }
-        if c.is_control() || (c.is_whitespace() && c != ' ') {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
+        out.push_str(&shown);
     }
     out
 }
@@ -30,11 +34,12 @@ mod tests {
     fn breaks_are_escaped_and_long_text_cut() {
         assert_eq!(one_line("a b", 10), "a b");
         assert_eq!(
-            one_line("a\r\nb\tc\u{85}\u{2028}", 20),
+            one_line("a\r\nb\tc\u{85}\u{2028}", 23),
             "a\\r\\nb\\tc\\u{85}\\u{2028}"
         );
+        assert_eq!(one_line("a\r\nb", 4), "a\\r...");
         assert_eq!(one_line("abcdef", 3), "abc...");
         assert_eq!(one_line("abc", 3), "abc");
-        assert_eq!(one_line("é\u{1}", 1), "é...");
+        assert_eq!(one_line("é\u{1}", 4), "é...");
     }
 }
