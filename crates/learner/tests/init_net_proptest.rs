@@ -48,7 +48,21 @@ fn damaged_init_nets_load_or_give_one_error_line() {
     let bytes = trained.export().unwrap().0.to_bytes();
     check(&path, &bytes).unwrap();
     let name = path.display();
+    // Found by the fuzz target: a carriage return in the description (byte 60,
+    // the output layer's size) was quoted raw in the problem, splitting the
+    // error line (core's `.nnue` reader).
+    let mut carriage_return = bytes.clone();
+    carriage_return[60] = b'\r';
     for (input, expected) in [
+        (
+            carriage_return,
+            format!(
+                "{name}: bad architecture description at byte offset 12: '\\r' is not a size \
+                 (description: \"{}\")",
+                "Features=All[768->16x2],Network=AffineTransform[\\r<-8](ClippedReLU[8](\
+                 AffineTransform[8<-32](InputSlice[32(0:32)])))"
+            ),
+        ),
         (
             bytes[..10].to_vec(),
             format!(
