@@ -30,6 +30,7 @@ fn valid() -> &'static (Vec<u8>, Weights) {
     static SAVED: OnceLock<(Vec<u8>, Weights)> = OnceLock::new();
     SAVED.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("fuzz-checkpoint-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
         let (out, ckpt) = (dir.join("net.nnue"), dir.join("ckpt"));
         let args = [
             "nnue-learn",
@@ -64,8 +65,12 @@ fn valid() -> &'static (Vec<u8>, Weights) {
             unreachable!("a train command")
         };
         let config = config_of(&args).unwrap();
-        let _ = nnue_learner::train::train(&config, &AtomicBool::new(false), &mut std::io::sink());
-        let bytes = std::fs::read(checkpoint::path_in(&ckpt)).expect("the run's checkpoint");
+        // Stopped by --stop-after-batches, the run ends as if interrupted: an
+        // error, with the checkpoint saved.
+        let run =
+            nnue_learner::train::train(&config, &AtomicBool::new(false), &mut std::io::sink());
+        let bytes = std::fs::read(checkpoint::path_in(&ckpt))
+            .unwrap_or_else(|e| panic!("the run's checkpoint: {e} (the run: {:?})", run.err()));
         let _ = std::fs::remove_dir_all(&dir);
         let max_rows = Extractor::new(&config.shape).max_rows();
         let model = Model::new(config.shape.clone(), config.seed, max_rows);

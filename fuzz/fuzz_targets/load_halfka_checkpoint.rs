@@ -67,6 +67,7 @@ fn valid() -> &'static (Vec<u8>, PathBuf, HalfKaRun) {
     static SAVED: OnceLock<(Vec<u8>, PathBuf, HalfKaRun)> = OnceLock::new();
     SAVED.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("fuzz-halfka-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
         let stopped = run_of(&dir, &["--stop-after-batches", "7"]);
         train_halfka(&stopped, &AtomicBool::new(false), &mut std::io::sink()).unwrap();
         let path = checkpoint::path_in(&dir.join("ckpt"));
