@@ -5,8 +5,17 @@
 #
 # Installs cargo-fuzz if it is missing. The toolchain is stable-only, so
 # RUSTC_BOOTSTRAP=1 lets cargo fuzz pass its -Z sanitizer flags. CI runs the
-# equivalent property tests (crates/core/tests/packed_proptest.rs,
-# data_plain.rs) instead.
+# equivalent property tests instead: crates/core/tests/packed_proptest.rs,
+# data_plain.rs, foreign_proptest.rs, halfka_proptest.rs;
+# crates/engine/tests/net_proptest.rs; crates/learner/tests/checkpoint_proptest.rs,
+# halfka_checkpoint_proptest.rs, init_net_proptest.rs;
+# crates/gensfen/tests/book_proptest.rs.
+#
+# The targets of multi-megabyte files (load_halfka_network, load_engine_net,
+# load_checkpoint, load_halfka_checkpoint, load_init_net) build a valid file at
+# start-up (the checkpoints by a tiny training run on tests/data) and read an
+# input whose first byte is odd as a list of changes to it, so their seeds in
+# fuzz/seeds/ are a few bytes long.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

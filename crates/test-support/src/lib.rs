@@ -2,11 +2,13 @@
 //! `tests/data/` are ([`test_data()`]), six worked `PackedSfenValue` records
 //! ([`WORKED`]), a temporary directory removed when dropped ([`TempDir`]) and
 //! positions from FEN text ([`position()`]) and Stockfish 15.1's net exported
-//! from Debian's Stockfish ([`sf15_1_net()`]).
+//! from Debian's Stockfish ([`sf15_1_net()`]), and damaged copies of valid files
+//! for the readers' property tests ([`damage`]).
 //!
 //! A development dependency only (`publish = false`): one copy serves the
 //! tests of `nnue-core`, `nnue-engine` and `nnue-gensfen`.
 
+pub mod damage;
 mod position;
 mod sf15_net;
 mod temp_dir;

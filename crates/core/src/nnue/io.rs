@@ -13,6 +13,7 @@ use super::aligned::Aligned;
 use super::arch::{Architecture, MAX_DESCRIPTION_LEN, VERSION};
 use super::error::NetworkError;
 use super::network::{AffineLayer, Network};
+use crate::cli::quote::one_line;
 
 /// A bounds-checked little-endian reader that reports offsets (also reads
 /// Stockfish 15.1's layout, [`super::halfka::file`]).
@@ -109,6 +110,9 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Most characters of a description's problem an error shows.
+const PROBLEM_CHARS: usize = 200;
+
 /// Version word of Stockfish 14 and later (HalfKAv2 and its successors).
 const VERSION_SF14: u32 = 0x7AF3_2F20;
 
@@ -185,9 +189,10 @@ fn read_header<'a>(r: &mut Reader<'a>) -> Result<Header<'a>, NetworkError> {
             return Err(NetworkError::Description {
                 source_name: source.to_string(),
                 offset: description_offset + 4,
-                problem: e.to_string(),
+                // It quotes the description's words, which may hold any byte.
+                problem: one_line(&e.to_string(), PROBLEM_CHARS),
                 description,
-            })
+            });
         }
     };
     // A file written when `MB`/`MC` named today's `MBp`/`MCp` has their hash.

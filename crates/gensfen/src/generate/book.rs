@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use nnue_core::cli::quote::one_line;
 use shakmaty::fen::{Fen, ParseFenError};
 use shakmaty::{CastlingMode, Chess, PositionError};
 use thiserror::Error;
@@ -23,22 +24,31 @@ pub struct Book {
 impl Book {
     /// Reads and checks every line of `path` (empty lines and `#` comments skipped).
     pub fn load(path: &Path, seed: u64) -> Result<Book, Error> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
+        let bytes = std::fs::read(path).map_err(|source| Error::Read {
             file: path.to_path_buf(),
             source,
         })?;
+        Book::from_bytes(&bytes, path, seed)
+    }
+
+    /// [`Self::load`] of a book's bytes; `path` names it in errors (the fuzz
+    /// target and the property tests read books without files). Each line must
+    /// be UTF-8 on its own, so an error names the line.
+    pub fn from_bytes(bytes: &[u8], path: &Path, seed: u64) -> Result<Book, Error> {
         let mut positions = Vec::new();
-        for (i, line) in text.lines().enumerate() {
+        let lines = bytes.split(|&b| b == b'\n');
+        for (i, raw) in lines.enumerate() {
+            let line_error = |problem| Error::BookLine {
+                file: path.to_path_buf(),
+                line: i + 1,
+                problem,
+            };
+            let line = std::str::from_utf8(raw).map_err(|_| line_error(BookLineError::NotUtf8))?;
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let pos = parse_line(line).map_err(|problem| Error::BookLine {
-                file: path.to_path_buf(),
-                line: i + 1,
-                problem,
-            })?;
-            positions.push(pos);
+            positions.push(parse_line(line).map_err(line_error)?);
         }
         if positions.is_empty() {
             return Err(Error::EmptyBook(path.to_path_buf()));
@@ -63,9 +73,22 @@ impl Book {
     }
 }
 
+/// Most characters of a line an error quotes (a line is as long as the file
+/// allows).
+const SHOWN_CHARS: usize = 100;
+
+/// A line or FEN as an error quotes it: on one line, cut.
+fn shown(text: &str) -> String {
+    one_line(text, SHOWN_CHARS)
+}
+
 /// Why a book line is not a position (the detail of [`Error::BookLine`]).
+/// The line or FEN it quotes is escaped and cut ([`one_line`]).
 #[derive(Debug, Error)]
 pub enum BookLineError {
+    /// Bytes that are not UTF-8 text.
+    #[error("the line is not UTF-8 text")]
+    NotUtf8,
     /// Fewer fields than an EPD's four.
     #[error("'{line}' has {fields} fields, expected at least 4")]
     TooFewFields { line: String, fields: usize },
@@ -90,7 +113,7 @@ fn parse_line(line: &str) -> Result<Chess, BookLineError> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     if fields.len() < 4 {
         return Err(BookLineError::TooFewFields {
-            line: line.to_owned(),
+            line: shown(line),
             fields: fields.len(),
         });
     }
@@ -105,14 +128,14 @@ fn parse_line(line: &str) -> Result<Chess, BookLineError> {
         Ok(fen) => fen,
         Err(source) => {
             return Err(BookLineError::Fen {
-                fen: fen_text,
+                fen: shown(&fen_text),
                 source,
             })
         }
     };
     fen.into_position(CastlingMode::Standard)
         .map_err(|source| BookLineError::Illegal {
-            fen: fen_text,
+            fen: shown(&fen_text),
             source: Box::new(source),
         })
 }

@@ -37,12 +37,21 @@ pub enum CodecError {
         found: usize,
         expected: usize,
     },
+    /// A count of the loop (positions, steps, draws) no run reaches: the loop
+    /// adds to it, so a damaged one would overflow.
+    #[error("{what} {found} is beyond any run (at most {max})")]
+    Counter { what: String, found: u64, max: u64 },
     #[error("trailing bytes after the checkpoint")]
     Trailing,
     /// The saved data stream does not fit this run's data.
     #[error(transparent)]
     Stream(#[from] crate::data::stream::StreamMismatch),
 }
+
+/// The largest position, step or draw count a checkpoint may hold: 2^56, some
+/// 200 years of a billion positions a second, and far enough from 2^64 that
+/// the loop's additions cannot overflow.
+pub const MAX_COUNTER: u64 = 1 << 56;
 
 /// Appends fields to a byte buffer.
 #[derive(Default)]
@@ -159,8 +168,23 @@ impl<'a> Reader<'a> {
         Ok(f64::from_le_bytes(self.array(what)?))
     }
 
-    /// A length that must fit in the rest of the file at `unit` bytes each.
-    fn len(&mut self, unit: usize, what: &str) -> Result<usize, CodecError> {
+    /// A count the training loop adds to: refused from [`MAX_COUNTER`] on.
+    pub fn counter(&mut self, what: &str) -> Result<u64, CodecError> {
+        let found = self.u64(what)?;
+        if found > MAX_COUNTER {
+            return Err(CodecError::Counter {
+                what: what.to_string(),
+                found,
+                max: MAX_COUNTER,
+            });
+        }
+        Ok(found)
+    }
+
+    /// A count of items of at least `unit` bytes each, which must fit in the
+    /// rest of the file: a damaged count is refused here, not after reading
+    /// what follows as items.
+    pub fn count(&mut self, unit: usize, what: &str) -> Result<usize, CodecError> {
         let n = self.u64(what)?;
         let left = (self.bytes.len() - self.pos) as u64;
         if n.saturating_mul(unit as u64) > left {
@@ -176,23 +200,23 @@ impl<'a> Reader<'a> {
     }
 
     pub fn str(&mut self, what: &str) -> Result<String, CodecError> {
-        let n = self.len(1, what)?;
+        let n = self.count(1, what)?;
         let b = self.take(n, what)?;
         String::from_utf8(b.to_vec()).map_err(|_| CodecError::NotUtf8(what.to_string()))
     }
     pub fn f32s(&mut self, what: &str) -> Result<Vec<f32>, CodecError> {
-        let n = self.len(4, what)?;
+        let n = self.count(4, what)?;
         let b = self.take(4 * n, what)?;
         Ok(b.chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect())
     }
     pub fn u64s(&mut self, what: &str) -> Result<Vec<u64>, CodecError> {
-        let n = self.len(8, what)?;
+        let n = self.count(8, what)?;
         (0..n).map(|_| self.u64(what)).collect()
     }
     pub fn f64s(&mut self, what: &str) -> Result<Vec<f64>, CodecError> {
-        let n = self.len(8, what)?;
+        let n = self.count(8, what)?;
         (0..n).map(|_| self.f64(what)).collect()
     }
 

@@ -10,6 +10,7 @@ pub mod codec;
 use std::path::{Path, PathBuf};
 
 use codec::{CodecError, Reader, Writer};
+use nnue_core::cli::quote::one_line;
 use nnue_core::output::write_atomic;
 
 use crate::data::StreamState;
@@ -26,6 +27,10 @@ const MAGIC: &[u8; 16] = b"NNUE-LEARN-CKPT\0";
 const VERSION: u32 = 2;
 /// File name inside `--checkpoint-dir`.
 pub const FILE_NAME: &str = "checkpoint.bin";
+/// Fewest bytes of a saved setting: the lengths of its name and value.
+pub(crate) const SETTING_MIN_LEN: usize = 16;
+/// Fewest bytes of a history row: its length.
+const ROW_MIN_LEN: usize = 8;
 
 /// The options of the run that wrote a checkpoint, as `(option, value)` pairs
 /// (`("--lr", "0.001")`), compared with the resuming command line's.
@@ -56,6 +61,17 @@ pub struct Checkpoint {
     /// Summed training figures of the current epoch and their position count.
     pub epoch_learn: (Figures, u64),
     pub history: Vec<EpochRow>,
+}
+
+/// Most characters of a saved setting an error message shows: more than any
+/// run's own settings (a `--train` list of long paths), far less than a
+/// damaged length may claim.
+const SHOWN_CHARS: usize = 2000;
+
+/// A setting's saved text as an error quotes it: on one line, cut
+/// ([`one_line`]), since a damaged checkpoint may hold any text.
+pub fn shown(text: &str) -> String {
+    one_line(text, SHOWN_CHARS)
 }
 
 /// `dir/checkpoint.bin`.
@@ -153,17 +169,17 @@ impl Checkpoint {
         let mut r = header(bytes)?;
         let settings = read_settings(&mut r)?;
         let schedule = ScheduleState {
-            epoch: r.u64("epoch")?,
+            epoch: r.counter("epoch")?,
             lr: r.f64("learning rate")?,
             best_loss: Some(r.f64("best loss")?).filter(|v| !v.is_nan()),
             rejections: r.u32("rejections")?,
         };
-        let steps = r.u64("steps")?;
-        let epoch_positions = r.u64("epoch positions")?;
-        let positions = r.u64("positions")?;
+        let steps = r.counter("steps")?;
+        let epoch_positions = r.counter("epoch positions")?;
+        let positions = r.counter("positions")?;
         let epoch_learn = read_epoch_learn(&mut r)?;
         let stream = read_stream(&mut r)?;
-        let rows = r.u64("history length")?;
+        let rows = r.count(ROW_MIN_LEN, "history length")?;
         let mut history = Vec::new();
         for _ in 0..rows {
             history.push(EpochRow::from_values(&r.f64s("history row")?)?);
@@ -210,7 +226,7 @@ fn header(bytes: &[u8]) -> Result<Reader<'_>, CodecError> {
 }
 
 fn read_settings(r: &mut Reader<'_>) -> Result<Settings, CodecError> {
-    let n = r.u64("settings")?;
+    let n = r.count(SETTING_MIN_LEN, "settings")?;
     (0..n)
         .map(|_| Ok((r.str("setting name")?, r.str("setting value")?)))
         .collect()
@@ -225,12 +241,12 @@ fn read_epoch_learn(r: &mut Reader<'_>) -> Result<(Figures, u64), CodecError> {
         found,
         expected: 7,
     })?;
-    Ok((Figures::from_values(sums), r.u64("epoch figure count")?))
+    Ok((Figures::from_values(sums), r.counter("epoch figure count")?))
 }
 
 fn read_stream(r: &mut Reader<'_>) -> Result<StreamState, CodecError> {
-    let pass = r.u64("stream pass")?;
-    let drawn = r.u64("stream draws")?;
+    let pass = r.counter("stream pass")?;
+    let drawn = r.counter("stream draws")?;
     let rng = r.u64("stream rng")?;
     let cursors = r.u64s("stream cursors")?;
     let buffer = r.u64s("shuffle buffer")?;

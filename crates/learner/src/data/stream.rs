@@ -8,10 +8,10 @@ use std::ops::Range;
 use nnue_core::nnue::random::splitmix64_finalize;
 
 /// A saved stream position that does not fit the training files (other files,
-/// or files of other lengths).
+/// or files of other lengths, or a damaged checkpoint): says which part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the data stream position does not fit these training files")]
-pub struct StreamMismatch;
+#[error("the data stream position does not fit these training files ({0})")]
+pub struct StreamMismatch(pub &'static str);
 
 /// SplitMix64 increment.
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -58,16 +58,23 @@ impl Stream {
         }
     }
 
-    /// Replaces the state (resume); it must fit the ranges.
+    /// Replaces the state (resume); it must fit the ranges: a cursor per range
+    /// within it, and every waiting index one of the ranges' records (an index
+    /// beyond them would fail a read mid-run, one in the held-out part would
+    /// train on validation data).
     pub fn restore(&mut self, state: StreamState) -> Result<(), StreamMismatch> {
-        if state.cursors.len() != self.ranges.len()
-            || state
-                .cursors
-                .iter()
-                .zip(&self.ranges)
-                .any(|(&c, r)| c > r.end - r.start)
-        {
-            return Err(StreamMismatch);
+        if state.cursors.len() != self.ranges.len() {
+            return Err(StreamMismatch("another number of files"));
+        }
+        let mut cursors = state.cursors.iter().zip(&self.ranges);
+        if cursors.any(|(&c, r)| c > r.end - r.start) {
+            return Err(StreamMismatch("a file position beyond its end"));
+        }
+        let mut waiting = (state.buffer.iter()).chain(state.pending.iter().map(|(i, _)| i));
+        if waiting.any(|i| !self.ranges.iter().any(|r| r.contains(i))) {
+            return Err(StreamMismatch(
+                "a waiting record outside the training records",
+            ));
         }
         self.state = state;
         Ok(())

@@ -15,6 +15,7 @@ use super::model::HalfKaModel;
 use super::optimizer::HalfKaSlots;
 use super::trainer::HalfKaRun;
 use crate::checkpoint::codec::{CodecError, Reader, Writer};
+use crate::checkpoint::{shown, SETTING_MIN_LEN};
 use crate::error::LearnError;
 use crate::optim::{ScheduleState, Slots};
 
@@ -151,15 +152,27 @@ pub fn load(
     let path = path_in(dir);
     let bytes =
         std::fs::read(&path).map_err(|e| LearnError::io(&path, "cannot read checkpoint", e))?;
+    load_bytes(&bytes, &path, run, model, slots)
+}
+
+/// [`load`] of a checkpoint's `bytes`, named `path` in errors (the fuzz target
+/// and the property tests give it damaged copies without writing files).
+pub fn load_bytes(
+    bytes: &[u8],
+    path: &Path,
+    run: &HalfKaRun,
+    model: &mut HalfKaModel,
+    slots: &mut HalfKaSlots,
+) -> Result<Position, LearnError> {
     let damaged = |problem| LearnError::Checkpoint {
-        path: path.clone(),
+        path: path.to_path_buf(),
         problem,
     };
-    let mut r = header(&bytes).map_err(damaged)?;
+    let mut r = header(bytes).map_err(damaged)?;
     let differences = compare(&mut r, run).map_err(damaged)?;
     if !differences.is_empty() {
         return Err(LearnError::ResumeMismatch {
-            path,
+            path: path.to_path_buf(),
             differences,
             forceable: false,
         });
@@ -174,7 +187,7 @@ fn header(bytes: &[u8]) -> Result<Reader<'_>, CodecError> {
 
 /// The saved settings that differ from `run`'s, each as `name saved X, now Y`.
 fn compare(r: &mut Reader<'_>, run: &HalfKaRun) -> Result<Vec<String>, CodecError> {
-    let n = r.u64("settings")?;
+    let n = r.count(SETTING_MIN_LEN, "settings")?;
     let saved: Vec<(String, String)> = (0..n)
         .map(|_| Ok((r.str("setting name")?, r.str("setting value")?)))
         .collect::<Result<_, CodecError>>()?;
@@ -183,7 +196,7 @@ fn compare(r: &mut Reader<'_>, run: &HalfKaRun) -> Result<Vec<String>, CodecErro
     for (name, value) in &now {
         match saved.iter().find(|(s, _)| s == name) {
             Some((_, old)) if old == value => {}
-            Some((_, old)) => differences.push(format!("{name} was {old}, now {value}")),
+            Some((_, old)) => differences.push(format!("{name} was {}, now {value}", shown(old))),
             None => differences.push(format!("{name} not recorded")),
         }
     }
@@ -196,21 +209,21 @@ fn read_rest(
     model: &mut HalfKaModel,
     slots: &mut HalfKaSlots,
 ) -> Result<Position, CodecError> {
-    let epoch = r.u64("epoch")?;
-    let epoch_positions = r.u64("epoch positions")?;
-    let cursor = r.u64("cursor")?;
-    let draws = r.u64("draws")?;
-    let trained = r.u64("positions trained")?;
-    let batches = r.u64("batches")?;
+    let epoch = r.counter("epoch")?;
+    let epoch_positions = r.counter("epoch positions")?;
+    let cursor = r.counter("cursor")?;
+    let draws = r.counter("draws")?;
+    let trained = r.counter("positions trained")?;
+    let batches = r.counter("batches")?;
     let epoch_loss = r.f64("epoch loss")?;
     let schedule = ScheduleState {
-        epoch: r.u64("schedule epoch")?,
+        epoch: r.counter("schedule epoch")?,
         lr: r.f64("learning rate")?,
         best_loss: Some(r.f64("best loss")?).filter(|v| !v.is_nan()),
         rejections: r.u32("rejections")?,
     };
     let val_losses = r.f64s("validation losses")?;
-    slots.t = r.u64("optimizer steps")?;
+    slots.t = r.counter("optimizer steps")?;
     for (what, t) in tensors(model, slots) {
         *t = r.tensor(t.len(), what)?;
     }

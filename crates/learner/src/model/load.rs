@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use nnue_core::nnue::{Architecture, Network, ParameterKind};
+use nnue_core::nnue::{Architecture, Network, NetworkError, ParameterKind};
 
 use super::dense::Dense;
 use super::net::Model;
@@ -140,7 +140,17 @@ impl Model {
 
     /// Reads `path` (`--init-net`) as the starting weights of `shape`.
     pub fn load(path: &Path, shape: &ModelShape) -> Result<Model, LearnError> {
-        let net = Network::load(path)?;
+        let bytes = std::fs::read(path).map_err(|error| NetworkError::Io {
+            source_name: path.display().to_string(),
+            error,
+        })?;
+        Model::from_bytes(&bytes, path, shape)
+    }
+
+    /// [`Self::load`] of a file's `bytes`, named `path` in errors (the fuzz
+    /// target reads damaged nets without files).
+    pub fn from_bytes(bytes: &[u8], path: &Path, shape: &ModelShape) -> Result<Model, LearnError> {
+        let net = Network::from_bytes(bytes, &path.display().to_string())?;
         Model::from_network(&net, shape).map_err(|problem| LearnError::InitNet {
             path: path.to_path_buf(),
             problem,

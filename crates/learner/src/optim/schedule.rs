@@ -206,7 +206,8 @@ impl Schedule {
                 state.best_loss = Some(loss);
                 state.rejections = 0;
             } else {
-                state.rejections += 1;
+                // Saturating: a damaged checkpoint may hold any count.
+                state.rejections = state.rejections.saturating_add(1);
                 state.lr *= self.newbob_decay;
                 verdict = if state.rejections >= self.max_rejections {
                     Verdict::Stop
@@ -237,6 +238,21 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-15 * b.abs().max(1.0)
+    }
+
+    /// A damaged checkpoint's rejection count at its maximum: a worse epoch
+    /// stops the run (the count once overflowed here).
+    #[test]
+    fn a_saturated_rejection_count_stops() {
+        let s = Schedule {
+            newbob_decay: 0.5,
+            ..Schedule::step(0.01)
+        };
+        let mut state = s.start();
+        state.best_loss = Some(1.0);
+        state.rejections = u32::MAX;
+        assert_eq!(s.end_epoch(&mut state, 2.0), Verdict::Stop);
+        assert_eq!((state.rejections, state.lr), (u32::MAX, 0.005));
     }
 
     #[test]

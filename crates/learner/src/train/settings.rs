@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use crate::checkpoint::Settings;
+use crate::checkpoint::{shown, Settings};
 use crate::optim::{LrSchedule, Schedule};
 
 use super::config::{TrainConfig, ValidationSource};
@@ -232,6 +232,7 @@ pub fn differences(saved: &Settings, current: &Settings) -> (Vec<String>, bool) 
         let (was, now) = (value(saved, option), value(current, option));
         if was != now {
             forceable &= !UNFORCEABLE.contains(&option.as_str());
+            let (option, was) = (shown(option), shown(&was));
             out.push(format!("{option}: checkpoint {was}, command line {now}"));
         }
     }
