@@ -9,58 +9,13 @@
 #![no_main]
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
-use clap::Parser;
 use libfuzzer_sys::fuzz_target;
-use nnue_learner::cli::{Cli, Command};
-use nnue_learner::commands::preset::halfka_run;
 use nnue_learner::halfka::checkpoint::{self, load_bytes};
-use nnue_learner::halfka::optimizer::HalfKaSlots;
-use nnue_learner::halfka::{train_halfka, HalfKaModel, HalfKaRun};
-use nnue_test_support::damage::{damaged, Damage};
-
-const DATA: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/data/sf_tools_sample.binpack"
-);
-
-/// The run of `nnue-learn train --preset sf15.1 --ft-size 64 ... EXTRA` in `dir`.
-fn run_of(dir: &std::path::Path, extra: &[&str]) -> HalfKaRun {
-    let (out, ckpt) = (dir.join("net.nnue"), dir.join("ckpt"));
-    let args = [
-        "nnue-learn",
-        "train",
-        "--preset",
-        "sf15.1",
-        "--ft-size",
-        "64",
-        "--train",
-        DATA,
-        "--epochs",
-        "2",
-        "--epoch-size",
-        "500",
-        "--batch-size",
-        "100",
-        "--seed",
-        "1",
-        "--quiet",
-        "--force",
-        "--output-net",
-        out.to_str().unwrap(),
-        "--checkpoint-dir",
-        ckpt.to_str().unwrap(),
-    ];
-    let Command::Train(args) = Cli::try_parse_from(args.iter().chain(extra))
-        .unwrap()
-        .command
-    else {
-        unreachable!("a train command")
-    };
-    halfka_run(&args).unwrap()
-}
+use nnue_learner::halfka::HalfKaRun;
+use nnue_test_support::fuzz::{assert_error_line, fuzz_input};
+use nnue_test_support::{fresh_halfka, tiny_halfka_checkpoint};
 
 /// The tiny run's checkpoint, its path and the run that resumes it.
 fn valid() -> &'static (Vec<u8>, PathBuf, HalfKaRun) {
@@ -68,33 +23,19 @@ fn valid() -> &'static (Vec<u8>, PathBuf, HalfKaRun) {
     SAVED.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("fuzz-halfka-ckpt-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temporary directory");
-        let stopped = run_of(&dir, &["--stop-after-batches", "7"]);
-        train_halfka(&stopped, &AtomicBool::new(false), &mut std::io::sink()).unwrap();
-        let path = checkpoint::path_in(&dir.join("ckpt"));
-        let bytes = std::fs::read(&path).expect("the run's checkpoint");
+        let (bytes, run) = tiny_halfka_checkpoint(&dir);
         let _ = std::fs::remove_dir_all(&dir);
-        (bytes, path, run_of(&dir, &["--resume"]))
+        (bytes, checkpoint::path_in(&dir.join("ckpt")), run)
     })
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&mode, rest)) = data.split_first() else {
+    let (valid, path, run) = valid();
+    let Some(bytes) = fuzz_input(data, &[valid]) else {
         return;
     };
-    let (valid, path, run) = valid();
-    let bytes = if mode % 2 == 1 {
-        damaged(valid, &Damage::decode(rest))
-    } else {
-        rest.to_vec()
-    };
-    let mut model = HalfKaModel::new(run.width, run.factorize, run.seed);
-    let mut slots = HalfKaSlots::new(&model, &run.optimizer);
+    let (mut model, mut slots) = fresh_halfka(run);
     if let Err(e) = load_bytes(&bytes, path, run, &mut model, &mut slots) {
-        let text = e.to_string();
-        let name = path.display().to_string();
-        assert!(
-            text.contains(&name) && !text.contains(['\n', '\r']),
-            "{text}"
-        );
+        assert_error_line(&e.to_string(), &path.display().to_string());
     }
 });

@@ -8,13 +8,10 @@
 //! evaluates positions.
 
 use std::ops::Range;
-use std::sync::OnceLock;
 
-use nnue_core::nnue::halfka::{random_halfka_network, Shape};
-use nnue_core::nnue::{random_network, Architecture};
 use nnue_engine::eval::net::LoadedNet;
 use nnue_test_support::damage::{check_error_line, damage, damaged};
-use nnue_test_support::position;
+use nnue_test_support::{eval_files, position};
 use proptest::prelude::*;
 
 /// The name the reader is given for the damaged bytes.
@@ -30,13 +27,7 @@ const HEADER: Range<usize> = 0..12;
 
 /// A valid net of each kind: HalfKP-era first, HalfKAv2_hm second.
 fn valid() -> &'static [Vec<u8>; 2] {
-    static NETS: OnceLock<[Vec<u8>; 2]> = OnceLock::new();
-    NETS.get_or_init(|| {
-        let arch = Architecture::new("HalfKP", 32, &[8, 8]).expect("a valid architecture");
-        let halfkp = random_network(&arch, 3).expect("a random net").to_bytes();
-        let halfka = random_halfka_network(Shape { width: 64 }, 3).to_bytes();
-        [halfkp, halfka]
-    })
+    eval_files()
 }
 
 /// The bytes a loaded net writes.

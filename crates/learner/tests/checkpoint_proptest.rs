@@ -11,19 +11,15 @@
 mod common;
 
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
-use clap::Parser;
 use nnue_learner::checkpoint::{self, Checkpoint, Weights};
-use nnue_learner::cli::{Cli, Command};
-use nnue_learner::commands::train::config_of;
-use nnue_learner::model::{Extractor, Model};
-use nnue_learner::optim::slots::ModelSlots;
-use nnue_learner::train::{train, TrainConfig};
+use nnue_learner::train::train;
 use nnue_learner::LearnError;
 use nnue_test_support::damage::{check_error_line, damage, damaged, Damage};
+use nnue_test_support::{tiny_checkpoint, tiny_train_config};
 use proptest::prelude::*;
 
 /// Bytes of the magic and the version.
@@ -42,47 +38,6 @@ struct Saved {
     numbers: Vec<Range<usize>>,
 }
 
-/// The configuration of `nnue-learn train ARGS` (the tiny run's, `extra` added).
-fn config(dir: &Path, extra: &[&str]) -> TrainConfig {
-    let data = common::sample_bin();
-    let output = dir.join("net.nnue");
-    let ckpt = dir.join("ckpt");
-    let args = [
-        "nnue-learn",
-        "train",
-        "--train",
-        data.to_str().unwrap(),
-        "--feature-set",
-        "All",
-        "--ft-size",
-        "8",
-        "--hidden=",
-        "--epochs",
-        "2",
-        "--epoch-size",
-        "400",
-        "--batch-size",
-        "100",
-        "--newbob-decay",
-        "0.5",
-        "--seed",
-        "1",
-        "--quiet",
-        "--force",
-        "--output-net",
-        output.to_str().unwrap(),
-        "--checkpoint-dir",
-        ckpt.to_str().unwrap(),
-    ];
-    let Command::Train(args) = Cli::try_parse_from(args.iter().chain(extra))
-        .unwrap()
-        .command
-    else {
-        unreachable!("a train command")
-    };
-    config_of(&args).unwrap()
-}
-
 /// The lengths of the tensors a checkpoint stores for `w`, in file order.
 fn tensor_lens(w: &Weights) -> Vec<usize> {
     let (m, s) = (&w.model, &w.slots);
@@ -99,17 +54,7 @@ fn saved() -> &'static Saved {
     static SAVED: OnceLock<Saved> = OnceLock::new();
     SAVED.get_or_init(|| {
         let dir = common::temp_dir("checkpoint-proptest");
-        let config = config(&dir, &["--stop-after-batches", "6"]);
-        let stop = AtomicBool::new(false);
-        let _ = train(&config, &stop, &mut std::io::sink());
-        let bytes = std::fs::read(checkpoint::path_in(&dir.join("ckpt"))).unwrap();
-        let model = Model::new(
-            config.shape.clone(),
-            config.seed,
-            Extractor::new(&config.shape).max_rows(),
-        );
-        let slots = ModelSlots::new(&model, &config.optimizer);
-        let template = Weights { model, slots };
+        let (bytes, template) = tiny_checkpoint(&dir);
         // Everything before the two copies of the weights (current, snapshot)
         // is counts and lengths; so is each tensor's 8-byte length.
         let lens = tensor_lens(&template);
@@ -232,7 +177,7 @@ fn resume_from(bytes: &[u8], tag: &str) -> Option<String> {
     std::fs::create_dir_all(&ckpt).unwrap();
     std::fs::write(checkpoint::path_in(&ckpt), bytes).unwrap();
     let run = train(
-        &config(&dir, &["--resume"]),
+        &tiny_train_config(&dir, &["--resume"]),
         &AtomicBool::new(false),
         &mut std::io::sink(),
     );

@@ -7,17 +7,12 @@
 //! checkpoint that reads saves back to a checkpoint that reads the same.
 
 use std::ops::Range;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::path::PathBuf;
 
-use clap::Parser;
-use nnue_learner::cli::{Cli, Command};
-use nnue_learner::commands::preset::halfka_run;
 use nnue_learner::halfka::checkpoint::{self, load_bytes, save, Position};
-use nnue_learner::halfka::optimizer::HalfKaSlots;
-use nnue_learner::halfka::{train_halfka, HalfKaModel, HalfKaRun};
+use nnue_learner::halfka::{HalfKaModel, HalfKaRun};
 use nnue_test_support::damage::{check_error_line, damage, damaged};
-use nnue_test_support::{test_data, TempDir};
+use nnue_test_support::{fresh_halfka, tiny_halfka_checkpoint, TempDir};
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 
@@ -27,51 +22,6 @@ struct Saved {
     run: HalfKaRun,
     bytes: Vec<u8>,
     hot: Vec<Range<usize>>,
-}
-
-/// `nnue-learn train --preset sf15.1` of a 64-wide net, 2 epochs of 500.
-fn run_of(dir: &Path, extra: &[&str]) -> HalfKaRun {
-    let data = test_data("sf_tools_sample.binpack");
-    let output = dir.join("net.nnue");
-    let ckpt = dir.join("ckpt");
-    let args = [
-        "nnue-learn",
-        "train",
-        "--preset",
-        "sf15.1",
-        "--ft-size",
-        "64",
-        "--train",
-        data.to_str().unwrap(),
-        "--epochs",
-        "2",
-        "--epoch-size",
-        "500",
-        "--batch-size",
-        "100",
-        "--seed",
-        "1",
-        "--quiet",
-        "--force",
-        "--output-net",
-        output.to_str().unwrap(),
-        "--checkpoint-dir",
-        ckpt.to_str().unwrap(),
-    ];
-    let Command::Train(args) = Cli::try_parse_from(args.iter().chain(extra))
-        .unwrap()
-        .command
-    else {
-        unreachable!("a train command")
-    };
-    halfka_run(&args).unwrap()
-}
-
-/// A fresh model and optimizer state of `run`'s shape.
-fn fresh(run: &HalfKaRun) -> (HalfKaModel, HalfKaSlots) {
-    let model = HalfKaModel::new(run.width, run.factorize, run.seed);
-    let slots = HalfKaSlots::new(&model, &run.optimizer);
-    (model, slots)
 }
 
 /// The model's tensor lengths in file order (the optimizer's two slots of
@@ -89,11 +39,8 @@ fn tensor_lens(m: &HalfKaModel) -> Vec<usize> {
 /// Trains the tiny run and finds the checkpoint's counts and tensor lengths.
 fn saved() -> Saved {
     let dir = TempDir::new("halfka-checkpoint-proptest");
-    let stopped = run_of(&dir.path(""), &["--stop-after-batches", "7"]);
-    train_halfka(&stopped, &AtomicBool::new(false), &mut std::io::sink()).unwrap();
-    let run = run_of(&dir.path(""), &["--resume"]);
-    let bytes = std::fs::read(checkpoint::path_in(&dir.path("ckpt"))).unwrap();
-    let (model, _) = fresh(&run);
+    let (bytes, run) = tiny_halfka_checkpoint(&dir.path(""));
+    let (model, _) = fresh_halfka(&run);
     let lens = tensor_lens(&model);
     let mut all: Vec<usize> = lens.clone();
     all.extend(lens.iter().flat_map(|&n| [n, n]));
@@ -121,7 +68,7 @@ impl Saved {
 
     /// Reads `bytes` into a fresh model: the position and the bytes it saves.
     fn read(&self, bytes: &[u8]) -> Result<(Position, Vec<u8>), String> {
-        let (mut model, mut slots) = fresh(&self.run);
+        let (mut model, mut slots) = fresh_halfka(&self.run);
         let at = load_bytes(bytes, &self.path(), &self.run, &mut model, &mut slots)
             .map_err(|e| e.to_string())?;
         let dir = self.dir.path("resaved");

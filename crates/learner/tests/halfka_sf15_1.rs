@@ -21,7 +21,9 @@ use std::process::{Command, Stdio};
 use nnue_core::nnue::halfka::{HalfKaNetwork, Shape};
 use nnue_core::nnue::sha256::sha256_hex;
 use nnue_core::nnue::Kernel;
-use nnue_test_support::{position, test_data, test_data_text, TempDir, DEBIAN_STOCKFISH};
+use nnue_test_support::{
+    position, sf15_1_tiny_args, test_data, test_data_text, TempDir, DEBIAN_STOCKFISH,
+};
 use shakmaty::{Color, Position};
 
 /// Positions compared.
@@ -305,30 +307,13 @@ fn preset_refuses_what_it_cannot_train_and_stops_when_interrupted() {
 
 /// Trains a 64-wide net for 2 epochs of 500 into `out`, checkpointing in `dir`.
 fn train_resumable(out: &Path, dir: &Path, extra: &[&str]) -> (i32, String) {
-    let data = test_data("sf_tools_sample.binpack");
-    let args = [
-        "train",
-        "--preset",
-        "sf15.1",
-        "--ft-size",
-        "64",
-        "--train",
-        data.to_str().unwrap(),
-        "--epochs",
-        "2",
-        "--epoch-size",
-        "500",
-        "--batch-size",
-        "100",
-        "--seed",
-        "1",
-        "--quiet",
-        "--output-net",
-        out.to_str().unwrap(),
-        "--checkpoint-dir",
-        dir.to_str().unwrap(),
-    ];
-    learn(&[&args[..], extra].concat())
+    let args = sf15_1_tiny_args(out, dir);
+    let args: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .chain(extra.iter().copied())
+        .collect();
+    learn(&args)
 }
 
 /// The one error line of a failed run (the output's last line).

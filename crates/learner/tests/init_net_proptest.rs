@@ -9,9 +9,9 @@
 use std::path::Path;
 
 use nnue_core::nnue::Network;
-use nnue_learner::model::{Extractor, Model, ModelShape};
+use nnue_learner::model::Model;
 use nnue_test_support::damage::{check_error_line, damage, damaged};
-use nnue_test_support::TempDir;
+use nnue_test_support::{init_net, init_net_shape, same_parameters, TempDir};
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 
@@ -19,33 +19,12 @@ use proptest::test_runner::TestRunner;
 /// transformer hash: where the reader decides the architecture.
 const HEADER: std::ops::Range<usize> = 0..220;
 
-fn shape() -> ModelShape {
-    ModelShape::new("All", 16, &[8], false).unwrap()
-}
-
-/// Whether `a` and `b` hold the same parameters: transformer, biases, and the
-/// weights of every row but its padding (which multiplies zero inputs; the
-/// file may hold any padding, the float model keeps none, its export writes 0).
-fn same_parameters(a: &Network, b: &Network) -> bool {
-    let rows_match = a.layers().len() == b.layers().len()
-        && a.layers().iter().zip(b.layers()).all(|(x, y)| {
-            let (wx, wy) = (x.weights.as_slice(), y.weights.as_slice());
-            x.inputs == y.inputs
-                && x.biases == y.biases
-                && (0..x.outputs).all(|o| {
-                    let (sx, sy) = (o * x.row_len(), o * y.row_len());
-                    wx[sx..sx + x.inputs] == wy[sy..sy + y.inputs]
-                })
-        });
-    rows_match && a.ft_weights() == b.ft_weights() && a.ft_biases() == b.ft_biases()
-}
-
 /// Loads `bytes` written to `path` as the starting weights of [`shape`]: one
 /// error line naming the file, or a model that exports to a file of the same
 /// length and parameters (to `bytes` themselves when their padding is 0).
 fn check(path: &Path, bytes: &[u8]) -> Result<(), TestCaseError> {
     std::fs::write(path, bytes).unwrap();
-    match Model::load(path, &shape()) {
+    match Model::load(path, &init_net_shape()) {
         Err(e) => check_error_line(&e.to_string(), &path.display().to_string())?,
         Ok(model) => {
             let (net, report) = model.export().expect("a loaded net exports");
@@ -68,9 +47,8 @@ fn check(path: &Path, bytes: &[u8]) -> Result<(), TestCaseError> {
 fn damaged_init_nets_load_or_give_one_error_line() {
     let dir = TempDir::new("init-net-proptest");
     let path = dir.path("init.nnue");
-    let shape = shape();
-    let trained = Model::new(shape.clone(), 1, Extractor::new(&shape).max_rows());
-    let bytes = trained.export().unwrap().0.to_bytes();
+    let shape = init_net_shape();
+    let bytes = init_net();
     check(&path, &bytes).unwrap();
     let name = path.display();
     // Found by the fuzz target: a carriage return in the description (byte 60,
