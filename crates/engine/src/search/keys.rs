@@ -11,41 +11,24 @@
 //! passant file of each side of the move (as `EnPassantMode::Legal` counts it,
 //! which is how [`super::worker::key`] hashes).
 
+use nnue_core::features::change::BoardChange;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{Castles, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square};
+use shakmaty::{Castles, CastlingSide, Chess, Color, EnPassantMode, Move, Position};
 
 /// The key of `child`, the position after `m` in `pos`, whose key is `key`:
-/// equal to [`super::worker::key`]`(child)`.
+/// equal to [`super::worker::key`]`(child)`. The pieces moved, taken and placed
+/// come from [`BoardChange::of_move`], the one reading of a move's board change
+/// that the evaluators' incremental updates use as well.
 pub(super) fn child_key(pos: &Chess, key: u64, m: &Move, child: &Chess) -> u64 {
-    let us = pos.turn();
-    let piece =
-        |sq: Square, role: Role, color: Color| Zobrist64::zobrist_for_piece(sq, role.of(color));
-    let mut z = Zobrist64(key) ^ Zobrist64::zobrist_for_white_turn();
-    match *m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            z ^= piece(from, role, us) ^ piece(to, promotion.unwrap_or(role), us);
-            if let Some(taken) = capture {
-                z ^= piece(to, taken, !us);
-            }
-        }
-        Move::EnPassant { from, to } => {
-            let taken = Square::from_coords(to.file(), from.rank());
-            z ^= piece(from, Role::Pawn, us) ^ piece(to, Role::Pawn, us);
-            z ^= piece(taken, Role::Pawn, !us);
-        }
-        Move::Castle { king, rook } => {
-            let side = CastlingSide::from_queen_side(rook < king);
-            z ^= piece(king, Role::King, us) ^ piece(side.king_to(us), Role::King, us);
-            z ^= piece(rook, Role::Rook, us) ^ piece(side.rook_to(us), Role::Rook, us);
-        }
+    if let Move::Put { .. } = m {
         // Not a chess move (crazyhouse drops): hash the child from scratch.
-        Move::Put { .. } => return super::worker::key(child),
+        return super::worker::key(child);
+    }
+    let mut z = Zobrist64(key) ^ Zobrist64::zobrist_for_white_turn();
+    for dirty in BoardChange::of_move(pos.board(), pos.turn(), m).pieces() {
+        for square in dirty.from.into_iter().chain(dirty.to) {
+            z ^= Zobrist64::zobrist_for_piece(square, dirty.piece);
+        }
     }
     if pos.castles().castling_rights() != child.castles().castling_rights() {
         z ^= castling(pos.castles()) ^ castling(child.castles());
