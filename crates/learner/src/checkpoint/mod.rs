@@ -6,6 +6,7 @@
 //! broken checkpoint behind.
 
 pub mod codec;
+pub mod fields;
 
 use std::path::{Path, PathBuf};
 
@@ -27,8 +28,6 @@ const MAGIC: &[u8; 16] = b"NNUE-LEARN-CKPT\0";
 const VERSION: u32 = 2;
 /// File name inside `--checkpoint-dir`.
 pub const FILE_NAME: &str = "checkpoint.bin";
-/// Fewest bytes of a saved setting: the lengths of its name and value.
-pub(crate) const SETTING_MIN_LEN: usize = 16;
 /// Fewest bytes of a history row: its length.
 const ROW_MIN_LEN: usize = 8;
 
@@ -121,18 +120,8 @@ impl Checkpoint {
     /// Serialises the checkpoint.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::default();
-        w.bytes.extend_from_slice(MAGIC);
-        w.u32(VERSION);
-        w.u64(self.settings.len() as u64);
-        for (option, value) in &self.settings {
-            w.str(option);
-            w.str(value);
-        }
-        let s = &self.schedule;
-        w.u64(s.epoch);
-        w.f64(s.lr);
-        w.f64(s.best_loss.unwrap_or(f64::NAN));
-        w.u32(s.rejections);
+        fields::write_start(&mut w, MAGIC, VERSION, &self.settings);
+        fields::write_schedule(&mut w, &self.schedule);
         w.u64(self.steps);
         w.u64(self.epoch_positions);
         w.u64(self.positions);
@@ -161,19 +150,14 @@ impl Checkpoint {
     /// The settings saved in a checkpoint, read without its weights (so that a
     /// run of another shape learns what differs rather than "wrong size").
     pub fn settings_of(bytes: &[u8]) -> Result<Settings, CodecError> {
-        read_settings(&mut header(bytes)?)
+        fields::read_settings(&mut header(bytes)?)
     }
 
     /// Parses a checkpoint with weights shaped like `template`.
     pub fn from_bytes(bytes: &[u8], template: &Weights) -> Result<Checkpoint, CodecError> {
         let mut r = header(bytes)?;
-        let settings = read_settings(&mut r)?;
-        let schedule = ScheduleState {
-            epoch: r.counter("epoch")?,
-            lr: r.f64("learning rate")?,
-            best_loss: Some(r.f64("best loss")?).filter(|v| !v.is_nan()),
-            rejections: r.u32("rejections")?,
-        };
+        let settings = fields::read_settings(&mut r)?;
+        let schedule = fields::read_schedule(&mut r, "epoch")?;
         let steps = r.counter("steps")?;
         let epoch_positions = r.counter("epoch positions")?;
         let positions = r.counter("positions")?;
@@ -223,13 +207,6 @@ impl Checkpoint {
 /// A reader after this file kind's magic bytes and version, both checked.
 fn header(bytes: &[u8]) -> Result<Reader<'_>, CodecError> {
     Reader::after_header(bytes, MAGIC, VERSION)
-}
-
-fn read_settings(r: &mut Reader<'_>) -> Result<Settings, CodecError> {
-    let n = r.count(SETTING_MIN_LEN, "settings")?;
-    (0..n)
-        .map(|_| Ok((r.str("setting name")?, r.str("setting value")?)))
-        .collect()
 }
 
 /// The summed training figures of the current epoch and their count.

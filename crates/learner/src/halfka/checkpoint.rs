@@ -15,7 +15,7 @@ use super::model::HalfKaModel;
 use super::optimizer::HalfKaSlots;
 use super::trainer::HalfKaRun;
 use crate::checkpoint::codec::{CodecError, Reader, Writer};
-use crate::checkpoint::{shown, SETTING_MIN_LEN};
+use crate::checkpoint::{fields, shown};
 use crate::error::LearnError;
 use crate::optim::{ScheduleState, Slots};
 
@@ -107,14 +107,7 @@ pub fn save(
     at: &Position,
 ) -> Result<(), LearnError> {
     let mut w = Writer::default();
-    w.bytes.extend_from_slice(MAGIC);
-    w.u32(VERSION);
-    let pairs = settings(run);
-    w.u64(pairs.len() as u64);
-    for (name, value) in &pairs {
-        w.str(name);
-        w.str(value);
-    }
+    fields::write_start(&mut w, MAGIC, VERSION, &settings(run));
     for v in [
         at.epoch,
         at.epoch_positions,
@@ -126,11 +119,7 @@ pub fn save(
     }
     w.u64(at.batches);
     w.f64(at.epoch_loss);
-    let s = &at.schedule;
-    w.u64(s.epoch);
-    w.f64(s.lr);
-    w.f64(s.best_loss.unwrap_or(f64::NAN));
-    w.u32(s.rejections);
+    fields::write_schedule(&mut w, &at.schedule);
     w.f64s(&at.val_losses);
     w.u64(slots.t);
     let (mut m, mut s) = (model.clone(), slots.clone());
@@ -187,10 +176,7 @@ fn header(bytes: &[u8]) -> Result<Reader<'_>, CodecError> {
 
 /// The saved settings that differ from `run`'s, each as `name saved X, now Y`.
 fn compare(r: &mut Reader<'_>, run: &HalfKaRun) -> Result<Vec<String>, CodecError> {
-    let n = r.count(SETTING_MIN_LEN, "settings")?;
-    let saved: Vec<(String, String)> = (0..n)
-        .map(|_| Ok((r.str("setting name")?, r.str("setting value")?)))
-        .collect::<Result<_, CodecError>>()?;
+    let saved = fields::read_settings(r)?;
     let now = settings(run);
     let mut differences = Vec::new();
     for (name, value) in &now {
@@ -216,12 +202,7 @@ fn read_rest(
     let trained = r.counter("positions trained")?;
     let batches = r.counter("batches")?;
     let epoch_loss = r.f64("epoch loss")?;
-    let schedule = ScheduleState {
-        epoch: r.counter("schedule epoch")?,
-        lr: r.f64("learning rate")?,
-        best_loss: Some(r.f64("best loss")?).filter(|v| !v.is_nan()),
-        rejections: r.u32("rejections")?,
-    };
+    let schedule = fields::read_schedule(r, "schedule epoch")?;
     let val_losses = r.f64s("validation losses")?;
     slots.t = r.counter("optimizer steps")?;
     for (what, t) in tensors(model, slots) {
