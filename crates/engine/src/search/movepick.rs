@@ -432,15 +432,12 @@ impl MovePicker {
     /// The best remaining move.
     #[inline]
     pub(crate) fn next_move(&mut self) -> Option<Move> {
-        let n = self.moves.len();
-        if self.next >= n {
+        if self.next >= self.moves.len() {
             return None;
         }
-        // Whole blocks, the last one running past the end.
-        let end = self.next + (n - self.next).div_ceil(LANES) * LANES;
         let best = match self.ahead.take() {
             Some((at, best)) if at == self.next => best,
-            _ => self.next + first_max(&self.scores[self.next..end]),
+            _ => self.best_remaining(),
         };
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
@@ -454,14 +451,20 @@ impl MovePicker {
     /// kept for that pick, so looking ahead costs no second scan.
     #[inline]
     pub(crate) fn peek(&mut self) -> Option<Move> {
-        let n = self.moves.len();
-        if self.next >= n {
+        if self.next >= self.moves.len() {
             return None;
         }
-        let end = self.next + (n - self.next).div_ceil(LANES) * LANES;
-        let best = self.next + first_max(&self.scores[self.next..end]);
+        let best = self.best_remaining();
         self.ahead = Some((self.next, best));
         Some(self.moves[best])
+    }
+
+    /// The index of the highest score from `next` on (some move remains), found
+    /// over whole blocks of [`LANES`], the last one running past the end.
+    #[inline]
+    fn best_remaining(&self) -> usize {
+        let end = self.next + (self.moves.len() - self.next).div_ceil(LANES) * LANES;
+        self.next + first_max(&self.scores[self.next..end])
     }
 
     /// For the tactical move [`MovePicker::next_move`] returned last: whether it
