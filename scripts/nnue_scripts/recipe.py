@@ -88,7 +88,7 @@ GENERATION_OPTIONS = [
 # them anywhere in plies 1-24, and no adjudication but the generator's eval limit, so that
 # the games keep the imbalances the random moves make.
 MATERIAL = "material"
-MATERIAL_DONE = "material.done"
+MATERIAL_DONE = f"{MATERIAL}.done"
 MATERIAL_OPTIONS = ["--random-move-count", "5", "--random-move-minply", "1", "--random-move-maxply", "24"]
 # The net: All 768->512x2->1, quantization-aware, lambda 0.5 (gen4-all512, C3 and ft3).
 NET_OPTIONS = ["--feature-set", "All", "--hidden=", "--lambda", "0.5", "--quantization-aware"]
@@ -328,20 +328,20 @@ class Recipe:
         have = self.play(MATERIAL, self.args.material_positions, None, MATERIAL_OPTIONS, "generation 0's material part")
         if have is None:
             return None
-        marker = {"positions": have, "label": CLASSICAL, "depth": self.args.depth, "options": MATERIAL_OPTIONS,
-                  "file": self.data_path(f"{MATERIAL}.binpack"),
-                  "cpu_seconds": round(self.ledger.step_seconds(MATERIAL), 1)}
-        steps.write_json(self.data_path(MATERIAL_DONE), marker)
-        self.run.log({"finished": MATERIAL, **marker})
-        return marker
+        return self.finish_data(MATERIAL, have, None, MATERIAL_OPTIONS)
 
     def finish_generation(self, k, have, label, **details):
         """Writes generation k's marker (its `have` positions are in DIR/gen<k>.binpack)."""
+        return self.finish_data(f"gen{k}", have, label, GENERATION_OPTIONS, **details)
+
+    def finish_data(self, name, have, label, options, **details):
+        """Writes DIR/<name>.done, the marker of a finished data file (its `have`
+        positions are in DIR/<name>.binpack, played with `options`), and logs it."""
         marker = {"positions": have, "label": label or CLASSICAL, "depth": self.args.depth,
-                  "options": GENERATION_OPTIONS, "file": self.data_path(f"gen{k}.binpack"),
-                  "cpu_seconds": round(self.ledger.step_seconds(f"gen{k}"), 1), **details}
-        steps.write_json(self.data_path(f"gen{k}.done"), marker)
-        self.run.log({"finished": f"gen{k}", **marker})
+                  "options": options, "file": self.data_path(f"{name}.binpack"),
+                  "cpu_seconds": round(self.ledger.step_seconds(name), 1), **details}
+        steps.write_json(self.data_path(f"{name}.done"), marker)
+        self.run.log({"finished": name, **marker})
         return marker
 
     def generate_on_slurm(self, k, positions, label):
