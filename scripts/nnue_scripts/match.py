@@ -42,7 +42,9 @@ the Elo estimate with its 95 % interval, the pentanomial counts of the complete 
 (points 0, 0.5, 1, 1.5, 2 that A scored on one opening with both colours) and, with --sprt,
 the pentanomial log likelihood ratio and the decision (the match stops early when the SPRT
 decides; an even --games keeps every pair whole), and with adjudication on,
-how many games each rule ended. With --pgn every game is appended to FILE. Exit status:
+how many games each rule ended. With --pgn every game is appended to FILE, each move with
+its time and the mover's clock after it ([%emt] and [%clk]; nnue_scripts.clock_use
+tabulates them). Exit status:
 0 when every game finished cleanly, 1 otherwise.
 """
 
@@ -118,6 +120,9 @@ class Clock:
         self.margin = getattr(args, "time_margin", 0.0) / 1000.0
         self.stats = {side: {"moves": 0, "seconds": 0.0, "min_left_ms": None, "overshoots": 0}
                       for side in (chess.WHITE, chess.BLACK)}
+        # Per move played: (seconds spent, the mover's clock after it or None without one),
+        # written into the PGN as [%emt] and [%clk] comments.
+        self.history = []
 
     def limit(self, moves_played):
         if self.args.nodes:
@@ -152,10 +157,12 @@ class Clock:
         """Charges `spent` seconds; False when the side has lost on time."""
         if self.args.nodes:
             self.record(side, spent, None)
+            self.history.append((spent, None))
             return True
         if self.args.movetime:
             # A fixed move time gets the same latency allowance a clock would absorb.
             self.record(side, spent, self.args.movetime)
+            self.history.append((spent, None))
             return spent <= self.args.movetime + self.args.movetime_margin
         self.record(side, spent, self.left[side])
         self.left[side] -= spent
@@ -164,6 +171,7 @@ class Clock:
         self.left[side] += self.inc
         if remaining == 1:
             self.left[side] += self.base
+        self.history.append((spent, self.left[side]))
         return True
 
     def side_stats(self, side):
@@ -243,7 +251,8 @@ def play_game(index, args, players, book):
         "a_clock": clock.side_stats(chess.WHITE if a_is_white else chess.BLACK),
         "b_clock": clock.side_stats(chess.BLACK if a_is_white else chess.WHITE),
         "pgn": make_pgn(board, fen, white.name, black.name, result, termination, index, args,
-                        verdict.note if verdict and termination == verdict.termination else None),
+                        verdict.note if verdict and termination == verdict.termination else None,
+                        clock.history),
     }
 
 
@@ -256,10 +265,16 @@ def score_for_a(result, a_is_white):
     return white_score if a_is_white else 1.0 - white_score
 
 
-def make_pgn(board, fen, white, black, result, termination, index, args, note=None):
+def make_pgn(board, fen, white, black, result, termination, index, args, note=None, times=()):
     """The game as PGN; a score adjudication's Termination is the standard "adjudication",
-    with `note`, the rule that ended it, as a comment on the last move."""
+    with `note`, the rule that ended it, as a comment on the last move. `times` holds each
+    move's (seconds spent, clock left after it or None): written as the [%emt] and [%clk]
+    comments GUIs and lichess read, so a game's time use can be read back per move."""
     game = chess.pgn.Game.from_board(board)
+    for node, (spent, left) in zip(game.mainline(), times):
+        node.set_emt(spent)
+        if left is not None:
+            node.set_clock(max(left, 0.0))
     game.headers.update(
         Event=args.event,
         Site="nnue_scripts.match",
@@ -272,7 +287,8 @@ def make_pgn(board, fen, white, black, result, termination, index, args, note=No
         Termination=PGN_TERMINATIONS.get(termination, termination),
     )
     if note:
-        game.end().comment = note
+        end = game.end()
+        end.comment = f"{end.comment} {note}".strip()
     if fen != chess.STARTING_FEN:
         game.headers["FEN"], game.headers["SetUp"] = fen, "1"
     return str(game)
