@@ -47,8 +47,11 @@ pub enum Error {
     /// `rescore --static` with a depth.
     #[error("--static with --depth {0}: a static evaluation has no depth")]
     StaticWithDepth(u32),
+    /// `rescore --static` with a node limit.
+    #[error("--static with --soft-nodes or --nodes: a static evaluation has no search to limit")]
+    StaticWithNodes,
     /// `rescore --best-move` without a search to take the move from.
-    #[error("--best-move with {0}: the best move needs a search, --depth 1 or more")]
+    #[error("--best-move with {0}: the best move needs a search (--depth 1 or more, --soft-nodes or --nodes)")]
     BestMoveWithoutSearch(String),
     /// `convert --rescale` took a score out of the 16-bit range.
     #[error("{}: record {index}: score {score} times {factor} leaves the 16-bit score range", file.display())]
@@ -117,6 +120,7 @@ impl Error {
             | Error::AdjudicationOrder { .. }
             | Error::EvalFileWithoutNnue
             | Error::StaticWithDepth(_)
+            | Error::StaticWithNodes
             | Error::BestMoveWithoutSearch(_) => exit::USAGE,
             Error::Output(o) if o.is_usage() => exit::USAGE,
             _ => exit::FAILURE,

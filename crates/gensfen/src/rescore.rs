@@ -1,4 +1,4 @@
-//! `nnue-gen-sfen rescore IN OUT [--depth N | --static]`: replaces every
+//! `nnue-gen-sfen rescore IN OUT [--depth N | --soft-nodes N | --nodes N | --static]`: replaces every
 //! record's score with a fresh search value (Stockfish tools' `transform
 //! rescore`) or the static evaluation, keeping the position, move, ply and game
 //! result.
@@ -11,7 +11,12 @@
 //! distilling an evaluation into a net; `--static` takes the static
 //! evaluation of every position, noisy or not, so a net copies exactly the
 //! function it replaces. A positive depth relabels data with a deeper search
-//! or another evaluation (`--eval-file`).
+//! or another evaluation (`--eval-file`). `--soft-nodes` and `--nodes` label
+//! with a node-limited search instead, as modern generators (Viridithas,
+//! Stormphrax) do: the generator's `--soft-nodes` and `--nodes` (a new
+//! iteration starts only below the soft limit; the hard one cuts the search),
+//! so data can be relabelled under either kind of limit and their labels
+//! compared at equal cost.
 //!
 //! Records are searched in batches, each batch split among `--threads`
 //! workers with a one-thread searcher each, and written in input order; the
@@ -58,11 +63,21 @@ pub struct RescoreArgs {
     #[arg(long, default_value_t = 0, allow_negative_numbers = true,
           value_parser = value_parser!(u32).range(0..=i64::from(RESCORE_DEPTH_MAX)))]
     pub depth: u32,
+    /// Soft node limit of each search: no new iteration starts once it has used
+    /// this many nodes (the depth is then unlimited unless --depth says).
+    #[arg(long, allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<u64>::new().range(1..))]
+    pub soft_nodes: Option<u64>,
+    /// Hard node limit of each search: it stops there, mid-iteration (the depth
+    /// is then unlimited unless --depth says).
+    #[arg(long, allow_negative_numbers = true,
+          value_parser = RangedI64ValueParser::<u64>::new().range(1..))]
+    pub nodes: Option<u64>,
     /// Score with the static evaluation, no search at all.
     #[arg(long = "static")]
     pub static_eval: bool,
     /// Also replace every record's move with the search's best move (Stockfish
-    /// tools' `keep_moves 0`); needs a search, --depth 1 or more.
+    /// tools' `keep_moves 0`); needs a search: --depth 1 or more, --soft-nodes or --nodes.
     #[arg(long)]
     pub best_move: bool,
     /// A `.nnue` net to score with (default: the classical evaluation).
@@ -82,8 +97,15 @@ pub struct RescoreArgs {
 
 /// Runs `rescore` and says what it did.
 pub fn run(args: &RescoreArgs) -> Result<String, Error> {
-    let label = Label::new(args.depth, args.static_eval)?;
-    if args.best_move && !matches!(label, Label::Search(_)) {
+    let label = Label::new(
+        args.depth,
+        args.static_eval,
+        NodeLimits {
+            soft: args.soft_nodes,
+            hard: args.nodes,
+        },
+    )?;
+    if args.best_move && !matches!(label, Label::Search(..)) {
         return Err(Error::BestMoveWithoutSearch(label.to_string()));
     }
     let done = rescore(args, label)?;
@@ -108,19 +130,36 @@ pub enum Label {
     Static,
     /// The quiescence value (`--depth 0`).
     Quiescence,
-    /// A search of this depth (>= 1).
-    Search(u32),
+    /// A search to this depth (>= 1) within these node limits.
+    Search(u32, NodeLimits),
+}
+
+/// The node limits of a rescoring search (`--soft-nodes`, `--nodes`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NodeLimits {
+    /// No new iteration starts beyond this many nodes.
+    pub soft: Option<u64>,
+    /// The search stops here, mid-iteration.
+    pub hard: Option<u64>,
+}
+
+impl NodeLimits {
+    fn any(&self) -> bool {
+        self.soft.is_some() || self.hard.is_some()
+    }
 }
 
 impl Label {
-    /// The label of `--depth` and `--static`.
-    /// (clap has checked the depth's range.)
-    pub fn new(depth: u32, static_eval: bool) -> Result<Label, Error> {
+    /// The label of `--depth`, `--static` and the node limits: a node limit with
+    /// no depth searches to any depth. (clap has checked the ranges.)
+    pub fn new(depth: u32, static_eval: bool, nodes: NodeLimits) -> Result<Label, Error> {
         match (static_eval, depth) {
+            (true, 0) if nodes.any() => Err(Error::StaticWithNodes),
             (true, 0) => Ok(Label::Static),
             (true, d) => Err(Error::StaticWithDepth(d)),
+            (false, 0) if nodes.any() => Ok(Label::Search(RESCORE_DEPTH_MAX, nodes)),
             (false, 0) => Ok(Label::Quiescence),
-            (false, d) => Ok(Label::Search(d)),
+            (false, d) => Ok(Label::Search(d, nodes)),
         }
     }
 }
@@ -130,7 +169,19 @@ impl std::fmt::Display for Label {
         match self {
             Label::Static => write!(f, "the static evaluation"),
             Label::Quiescence => write!(f, "depth 0 (quiescence)"),
-            Label::Search(d) => write!(f, "depth {d}"),
+            Label::Search(d, nodes) => {
+                let mut parts = Vec::new();
+                if let Some(n) = nodes.soft {
+                    parts.push(format!("soft nodes {n}"));
+                }
+                if let Some(n) = nodes.hard {
+                    parts.push(format!("nodes {n}"));
+                }
+                if !nodes.any() || *d < RESCORE_DEPTH_MAX {
+                    parts.push(format!("depth {d}"));
+                }
+                write!(f, "{}", parts.join(", "))
+            }
         }
     }
 }
@@ -284,9 +335,9 @@ fn score_run(
     searcher.clear();
     run.iter()
         .map(|(raw, pos)| {
-            if let (Label::Search(depth), true) = (label, best_move) {
+            if let (Label::Search(depth, nodes), true) = (label, best_move) {
                 searcher.clear();
-                let (score, mv) = search_value_and_move(searcher, pos, depth);
+                let (score, mv) = search_value_and_move(searcher, pos, depth, nodes);
                 return PackedSfenValue {
                     score,
                     // A record's position always has a legal move (checked on
@@ -296,7 +347,7 @@ fn score_run(
                     ..*raw
                 };
             }
-            if matches!(label, Label::Search(_)) {
+            if matches!(label, Label::Search(..)) {
                 searcher.clear();
             }
             PackedSfenValue {
@@ -312,10 +363,17 @@ fn clamp_value(value: i32) -> i16 {
     value.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16
 }
 
-/// The value of a depth-`depth` search of `pos` and its best move.
-fn search_value_and_move(searcher: &mut Searcher, pos: &Chess, depth: u32) -> (i16, Option<Move>) {
+/// The value of a search of `pos` to `depth` within `nodes`, and its best move.
+fn search_value_and_move(
+    searcher: &mut Searcher,
+    pos: &Chess,
+    depth: u32,
+    nodes: NodeLimits,
+) -> (i16, Option<Move>) {
     let limits = Limits {
         depth: Some(depth),
+        nodes: nodes.hard,
+        soft_nodes: nodes.soft,
         ..Limits::default()
     };
     let result = searcher.search(pos, &limits);
@@ -328,6 +386,6 @@ pub fn label_value(searcher: &mut Searcher, pos: &Chess, label: Label) -> i16 {
     match label {
         Label::Static => clamp_value(searcher.evaluate(pos)),
         Label::Quiescence => clamp_value(searcher.quiescence(pos, &[])),
-        Label::Search(depth) => search_value_and_move(searcher, pos, depth).0,
+        Label::Search(depth, nodes) => search_value_and_move(searcher, pos, depth, nodes).0,
     }
 }

@@ -14,6 +14,8 @@ use nnue_engine::search::score::EVAL_MAX;
 use nnue_engine::search::{Limits, Searcher};
 use shakmaty::{Chess, Position};
 
+use nnue_gensfen::rescore::RESCORE_DEPTH_MAX;
+
 use common::{failure, listing, p, reference_bin, run, stdout, temp_dir};
 
 fn records(bytes: &[u8]) -> Vec<PackedSfenValue> {
@@ -116,6 +118,69 @@ fn depth_n_is_the_search_value_and_threads_do_not_change_it() {
     }
 }
 
+/// The label a rescoring of the reference records with `args` names.
+fn label_of(args: &[&str]) -> String {
+    let dir = temp_dir("rescore-label");
+    let (input, output) = (dir.join("in.bin"), dir.join("out.bin"));
+    std::fs::write(&input, reference_bin()).expect("write");
+    let mut all = vec!["rescore", p(&input), p(&output), "--quiet"];
+    all.extend_from_slice(args);
+    let text = stdout(&run(&all));
+    let rest = text
+        .strip_prefix("rescored 106 records with ")
+        .expect("summary");
+    rest.split(" (").next().expect("label").to_string()
+}
+
+#[test]
+fn node_limits_are_the_searchs_with_those_limits() {
+    let soft = rescored_with(&["--soft-nodes", "3000", "--threads", "2"]);
+    assert_eq!(
+        soft,
+        rescored_with(&["--soft-nodes", "3000", "--threads", "1"])
+    );
+    let hard = rescored_with(&["--nodes", "3000", "--depth", "6", "--threads", "2"]);
+    // The rescorer's own searcher: a 1 MiB table, cleared before every position.
+    let mut searcher = Searcher::new(1, 1);
+    let mut differ = 0;
+    for (i, (s, h)) in soft.iter().zip(&hard).enumerate() {
+        let pos = position(s);
+        for (rec, limits) in [
+            (
+                s,
+                Limits {
+                    depth: Some(RESCORE_DEPTH_MAX),
+                    soft_nodes: Some(3000),
+                    ..Limits::default()
+                },
+            ),
+            (
+                h,
+                Limits {
+                    depth: Some(6),
+                    nodes: Some(3000),
+                    ..Limits::default()
+                },
+            ),
+        ] {
+            searcher.clear();
+            let value = searcher.search(&pos, &limits).value;
+            assert_eq!(i32::from(rec.score), value, "record {i}, {limits:?}");
+        }
+        differ += usize::from(s.score != h.score);
+    }
+    assert!(
+        differ > 10,
+        "only {differ} of 106 scores differ between the two limits"
+    );
+    assert_eq!(label_of(&["--soft-nodes", "3000"]), "soft nodes 3000");
+    assert_eq!(
+        label_of(&["--nodes", "3000", "--depth", "6"]),
+        "nodes 3000, depth 6"
+    );
+    assert_eq!(label_of(&["--depth", "2"]), "depth 2");
+}
+
 #[test]
 fn best_move_takes_the_searchs_move_with_its_value() {
     let before = records(&reference_bin());
@@ -191,10 +256,30 @@ fn bad_arguments_are_usage_errors_and_write_nothing() {
             (
                 2,
                 format!(
-                    "--best-move with {label}: the best move needs a search, --depth 1 or more"
+                    "--best-move with {label}: the best move needs a search \
+                     (--depth 1 or more, --soft-nodes or --nodes)"
                 )
             )
         );
+    }
+    for limit in ["--soft-nodes", "--nodes"] {
+        let (code, msg) = failure(&run(&[
+            "rescore",
+            p(&input),
+            p(&out),
+            "--static",
+            limit,
+            "1000",
+        ]));
+        assert_eq!(
+            (code, msg.as_str()),
+            (
+                2,
+                "--static with --soft-nodes or --nodes: a static evaluation has no search to limit"
+            )
+        );
+        let (code, _) = failure(&run(&["rescore", p(&input), p(&out), limit, "0"]));
+        assert_eq!(code, 2, "{limit} 0 is out of range");
     }
     let (code, msg) = failure(&run(&["rescore", p(&input), p(&input)]));
     assert_eq!(code, 2);
