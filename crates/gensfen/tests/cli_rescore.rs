@@ -43,16 +43,25 @@ fn rescored(depth: u32, threads: usize) -> Vec<PackedSfenValue> {
     ])
 }
 
-/// Rescores the reference records with `args` and returns them.
-fn rescored_with(args: &[&str]) -> Vec<PackedSfenValue> {
+/// Rescores the reference records with `args`: the label the summary names
+/// and the records.
+fn rescore_reference(args: &[&str]) -> (String, Vec<PackedSfenValue>) {
     let dir = temp_dir("rescore");
     let (input, output) = (dir.join("in.bin"), dir.join("out.bin"));
     std::fs::write(&input, reference_bin()).expect("write");
     let mut all = vec!["rescore", p(&input), p(&output), "--quiet"];
     all.extend_from_slice(args);
     let text = stdout(&run(&all));
-    assert!(text.starts_with("rescored 106 records with "), "{text}");
-    records(&std::fs::read(&output).expect("output"))
+    let rest = text
+        .strip_prefix("rescored 106 records with ")
+        .unwrap_or_else(|| panic!("summary: {text}"));
+    let label = rest.split(" (").next().expect("label").to_string();
+    (label, records(&std::fs::read(&output).expect("output")))
+}
+
+/// Rescores the reference records with `args` and returns them.
+fn rescored_with(args: &[&str]) -> Vec<PackedSfenValue> {
+    rescore_reference(args).1
 }
 
 #[test]
@@ -118,20 +127,6 @@ fn depth_n_is_the_search_value_and_threads_do_not_change_it() {
     }
 }
 
-/// The label a rescoring of the reference records with `args` names.
-fn label_of(args: &[&str]) -> String {
-    let dir = temp_dir("rescore-label");
-    let (input, output) = (dir.join("in.bin"), dir.join("out.bin"));
-    std::fs::write(&input, reference_bin()).expect("write");
-    let mut all = vec!["rescore", p(&input), p(&output), "--quiet"];
-    all.extend_from_slice(args);
-    let text = stdout(&run(&all));
-    let rest = text
-        .strip_prefix("rescored 106 records with ")
-        .expect("summary");
-    rest.split(" (").next().expect("label").to_string()
-}
-
 #[test]
 fn node_limits_are_the_searchs_with_those_limits() {
     let soft = rescored_with(&["--soft-nodes", "3000", "--threads", "2"]);
@@ -173,12 +168,16 @@ fn node_limits_are_the_searchs_with_those_limits() {
         differ > 10,
         "only {differ} of 106 scores differ between the two limits"
     );
-    assert_eq!(label_of(&["--soft-nodes", "3000"]), "soft nodes 3000");
-    assert_eq!(
-        label_of(&["--nodes", "3000", "--depth", "6"]),
-        "nodes 3000, depth 6"
-    );
-    assert_eq!(label_of(&["--depth", "2"]), "depth 2");
+    for (args, label) in [
+        (&["--soft-nodes", "3000"][..], "soft nodes 3000"),
+        (
+            &["--nodes", "3000", "--depth", "6"][..],
+            "nodes 3000, depth 6",
+        ),
+        (&["--depth", "2"][..], "depth 2"),
+    ] {
+        assert_eq!(rescore_reference(args).0, label);
+    }
 }
 
 #[test]
