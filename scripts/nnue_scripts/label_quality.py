@@ -11,8 +11,9 @@ the soft node counts modern generators use).
 Every file is a `.plain` labelling of the same positions in the same order (rescore keeps
 the order; a position that differs is an error naming the file and the record). For each
 labelling: the root mean square difference from the reference in win probability
-(1 / (1 + 10^(-score / scale)), so a difference between +900 and +1200 counts for little
-and one between -50 and +100 for much, as in a training loss), the mean absolute
+(1 / (1 + e^(-score / scale)), scale 361 by default: the trainer's and Stockfish tools'
+winning-probability coefficient 1/361, so a difference between +900 and +1200 counts for
+little and one between -50 and +100 for much, as in the training loss), the mean absolute
 difference in centipawns of scores within ±1000, how often the sign differs, the
 cross-entropy of its win probability against the games' results (what the result half
 of the loss sees), and, given with --cpu FILE=SECONDS, the CPU time a position.
@@ -22,7 +23,7 @@ import argparse
 import math
 import sys
 
-DEFAULT_SCALE = 400.0
+DEFAULT_SCALE = 361.0
 # Scores beyond this are decided: their centipawn differences say nothing.
 CP_WINDOW = 1000
 # Keeps log() finite for a probability of exactly 0 or 1 (mate scores).
@@ -58,7 +59,7 @@ def read_plain(path):
 
 
 def win_probability(score, scale):
-    return 1.0 / (1.0 + 10.0 ** (-score / scale))
+    return 1.0 / (1.0 + math.exp(-score / scale))
 
 
 def compare(reference, labels, path, scale):
@@ -115,8 +116,10 @@ def main(argv=None):
     parser.add_argument("--cpu", action="append", default=[], metavar="FILE=SECONDS",
                         help="CPU seconds the labelling FILE took (repeatable)")
     parser.add_argument("--scale", type=float, default=DEFAULT_SCALE,
-                        help=f"centipawns per factor 10 of the win odds (default {DEFAULT_SCALE:g})")
-    args = parser.parse_args(argv)
+                        help=f"centipawns per factor e of the win odds (default {DEFAULT_SCALE:g}, "
+                             "nnue-learn's default coefficient 1/361)")
+    # Files and --cpu may come in any order (a --cpu beside the file it times).
+    args = parser.parse_intermixed_args(argv)
     try:
         if args.scale <= 0:
             raise LabelError(f"--scale {args.scale:g}: must be positive")

@@ -37,15 +37,16 @@ class LabelQualityTest(unittest.TestCase):
         ref = label_quality.read_plain(self.write("ref.plain", plain([400, -400, 0])))
         other = label_quality.read_plain(self.write("a.plain", plain([400, -1200, 20])))
         figures = label_quality.compare(ref, other, "a.plain", 400.0)
-        # Win probabilities: ref 10/11, 1/11, 1/2; other 10/11, 1/1001, 1/(1+10^-0.05).
-        p20 = 1 / (1 + 10 ** -0.05)
-        squared = (1 / 11 - 1 / 1001) ** 2 + (p20 - 0.5) ** 2
+        # Win probabilities at scale 400: ref 1/(1+e^-1), 1/(1+e), 1/2; other 1/(1+e^-1),
+        # 1/(1+e^3), 1/(1+e^-0.05).
+        high, low, low3, p20 = (1 / (1 + math.e ** x) for x in (-1, 1, 3, -0.05))
+        squared = (low - low3) ** 2 + (p20 - 0.5) ** 2
         self.assertAlmostEqual(figures["rms_probability"], math.sqrt(squared / 3))
         # -1200 is outside the ±1000 window: only 0 and 20 cp count.
         self.assertAlmostEqual(figures["mean_abs_cp"], 10.0)
         # A score of 0 has no sign: nothing differs.
         self.assertEqual(figures["sign_differs"], 0.0)
-        entropy = -(math.log(10 / 11) + math.log(1 - 1 / 1001) + 0.5 * math.log(p20) + 0.5 * math.log(1 - p20))
+        entropy = -(math.log(high) + math.log(1 - low3) + 0.5 * math.log(p20) + 0.5 * math.log(1 - p20))
         self.assertAlmostEqual(figures["result_cross_entropy"], entropy / 3)
 
     def test_the_table_with_cpu_times(self):
