@@ -233,7 +233,10 @@ impl MovePicker {
         ply: usize,
     ) {
         self.refill_staged(fill, tt_move, (history, cont), pos, ply);
+        // History scores stay below the table move's: its pick found ahead holds.
+        let first = self.ahead;
         self.score_quiets(history);
+        self.ahead = first;
     }
 
     /// As [`MovePicker::refill`], but the quiet moves (killers aside) are scored
@@ -278,7 +281,10 @@ impl MovePicker {
         ply: usize,
     ) {
         self.score_staged(tt_move, (history, cont), pos, ply);
+        // History scores stay below the table move's: its pick found ahead holds.
+        let first = self.ahead;
         self.score_quiets(history);
+        self.ahead = first;
     }
 
     /// Scores the moves [`MovePicker::fill`] wrote as [`MovePicker::refill_staged`] does.
@@ -298,8 +304,11 @@ impl MovePicker {
         let killers = history.killers(ply);
         let MovePicker { moves, scores, .. } = self;
         let mut pending = false;
-        for m in moves.iter() {
-            scores.push(if tt_move != 0 && encode_move(m) == tt_move {
+        let mut tt_slot = None;
+        for (i, m) in moves.iter().enumerate() {
+            let tt = tt_move != 0 && tt_slot.is_none() && encode_move(m) == tt_move;
+            scores.push(if tt {
+                tt_slot = Some(i);
                 TT_MOVE
             } else if is_tactical(m) {
                 tactical_score(board, color, m, history)
@@ -314,6 +323,20 @@ impl MovePicker {
         }
         self.pending_quiets = pending;
         self.end_scores();
+        self.tt_first(tt_slot);
+    }
+
+    /// The table move, where the list holds it, is the first pick: its score
+    /// is above every other, so the scan for the highest would find it. It is
+    /// kept as the first pick found ahead, so that pick costs no scan (most
+    /// nodes with a table move cut on it).
+    #[inline]
+    fn tt_first(&mut self, tt_slot: Option<usize>) {
+        if let Some(slot) = tt_slot {
+            debug_assert_eq!(self.next, 0);
+            debug_assert_eq!(self.best_remaining(), slot);
+            self.ahead = Some((0, slot));
+        }
     }
 
     /// Puts [`LANES`] times [`PAST_THE_END`] behind the moves' scores.
@@ -547,6 +570,38 @@ mod tests {
         // with empty histories all quiet moves score alike, so the first one
         // pending is also the first picked.
         assert_eq!(foreseen, expected.len());
+    }
+
+    #[test]
+    fn the_table_move_found_while_scoring_is_the_first_pick_of_the_scan() {
+        let history = History::default();
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ] {
+            let pos = position(fen);
+            let fill = |list: &mut MoveList| *list = pos.legal_moves();
+            // Every move as the table move, and a code no move has.
+            let moves = pos.legal_moves();
+            for code in moves.iter().map(encode_move).chain([0xFFF]) {
+                let mut kept = MovePicker::empty();
+                let mut scanned = MovePicker::empty();
+                kept.refill(fill, code, (&history, Continuation::default()), &pos, 1);
+                scanned.refill(fill, code, (&history, Continuation::default()), &pos, 1);
+                assert_eq!(kept.ahead.is_some(), code != 0xFFF, "{fen}");
+                // The picks of the scan from the first: what the kept slot stands for.
+                scanned.ahead = None;
+                let picks = |p: &mut MovePicker| -> Vec<Move> {
+                    std::iter::from_fn(|| p.next_move_staged(&history)).collect()
+                };
+                let (kept, scanned) = (picks(&mut kept), picks(&mut scanned));
+                assert_eq!(kept, scanned, "{fen}");
+                if code != 0xFFF {
+                    assert_eq!(encode_move(&kept[0]), code, "{fen}");
+                }
+            }
+        }
     }
 
     #[test]
