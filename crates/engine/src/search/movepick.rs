@@ -73,6 +73,25 @@ fn tactical_score(board: &Board, color: Color, m: &Move, history: &History) -> i
         + history.capture_score(color, m) / CAPTURE_HISTORY_DIVISOR
 }
 
+/// A plain quiet move (a normal move that neither captures nor promotes) as
+/// one number, its piece, origin and destination: two such moves are equal
+/// exactly when their keys are. 0 for every other move (captures, promotions,
+/// castling, en passant), which the picker compares as moves. Comparing a
+/// move with the killers as moves took a branch per field.
+#[inline]
+fn quiet_key(m: &Move) -> u32 {
+    match *m {
+        Move::Normal {
+            role,
+            from,
+            to,
+            capture: None,
+            promotion: None,
+        } => role as u32 | u32::from(from) << 8 | u32::from(to) << 16,
+        _ => 0,
+    }
+}
+
 /// The index of the first of the highest scores in `scores`, whole blocks of
 /// [`LANES`] scores, in one pass: every lane keeps its highest score and the
 /// index of its first occurrence (a later block replaces them only when
@@ -302,14 +321,26 @@ impl MovePicker {
         self.color = color;
         self.cont = cont;
         let killers = history.killers(ply);
+        let keys = killers.map(|k| k.map_or(0, |k| quiet_key(&k)));
         let MovePicker { moves, scores, .. } = self;
         let mut pending = false;
         let mut tt_slot = None;
         for (i, m) in moves.iter().enumerate() {
             let tt = tt_move != 0 && tt_slot.is_none() && encode_move(m) == tt_move;
+            let key = quiet_key(m);
             scores.push(if tt {
                 tt_slot = Some(i);
                 TT_MOVE
+            } else if key != 0 {
+                // A plain quiet move: the killers' keys decide as the moves would.
+                if key == keys[0] {
+                    KILLER_1
+                } else if key == keys[1] {
+                    KILLER_2
+                } else {
+                    pending = true;
+                    QUIET_PENDING
+                }
             } else if is_tactical(m) {
                 tactical_score(board, color, m, history)
             } else if killers[0] == Some(*m) {
@@ -570,6 +601,38 @@ mod tests {
         // with empty histories all quiet moves score alike, so the first one
         // pending is also the first picked.
         assert_eq!(foreseen, expected.len());
+    }
+
+    #[test]
+    fn quiet_keys_are_equal_exactly_when_the_moves_are() {
+        // Moves of positions with castling, en passant and promotions, and
+        // the same squares reached by different pieces across positions.
+        let mut moves = Vec::new();
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "4k3/8/8/8/8/8/8/R2QK2R w KQ - 0 1",
+            "4k3/8/8/8/8/8/8/R2BK2R w KQ - 0 1",
+        ] {
+            moves.extend(position(fen).legal_moves());
+        }
+        let mut plain = 0;
+        for a in &moves {
+            let key = quiet_key(a);
+            assert_eq!(
+                key == 0,
+                is_tactical(a) || !matches!(a, Move::Normal { .. }),
+                "{a}"
+            );
+            plain += usize::from(key != 0);
+            for b in &moves {
+                if key != 0 {
+                    assert_eq!(key == quiet_key(b), a == b, "{a} {b}");
+                }
+            }
+        }
+        assert!(plain > 100, "{plain}");
     }
 
     #[test]
