@@ -53,9 +53,16 @@ pub(crate) fn fill_legal(list: &mut MoveList, pos: &Chess) {
 }
 
 /// Captures, en passant and promotions: the moves quiescence search looks at.
+/// (One match on the kind of move: `is_capture() || is_promotion()` matched twice.)
 #[inline]
 pub(crate) fn is_tactical(m: &Move) -> bool {
-    m.is_capture() || m.is_promotion()
+    match *m {
+        Move::Normal {
+            capture, promotion, ..
+        } => capture.is_some() || promotion.is_some(),
+        Move::EnPassant { .. } => true,
+        Move::Castle { .. } | Move::Put { .. } => false,
+    }
 }
 
 /// The ordering score of a capture or promotion: by SEE good or bad, then most
@@ -604,7 +611,7 @@ mod tests {
     }
 
     #[test]
-    fn quiet_keys_are_equal_exactly_when_the_moves_are() {
+    fn quiet_keys_are_equal_exactly_when_the_moves_are_and_tactical_moves_capture_or_promote() {
         // Moves of positions with castling, en passant and promotions, and
         // the same squares reached by different pieces across positions.
         let mut moves = Vec::new();
@@ -619,6 +626,7 @@ mod tests {
         }
         let mut plain = 0;
         for a in &moves {
+            assert_eq!(is_tactical(a), a.is_capture() || a.is_promotion(), "{a}");
             let key = quiet_key(a);
             assert_eq!(
                 key == 0,
