@@ -20,6 +20,9 @@ const MAX_MOVES: usize = 270;
 /// the best index from score to score was a tenth of the search's time (the
 /// picker runs once per move).
 const LANES: usize = 4;
+/// Scores [`first_max`] compares at a time with AVX2 (one 256-bit register);
+/// the scanned scores are whole blocks of this many (a multiple of [`LANES`]).
+const BLOCK: usize = 2 * LANES;
 /// Behind the last move's score: no move scores this low, so the blocks of
 /// [`first_max`] may run past the last move.
 const PAST_THE_END: i32 = i32::MIN;
@@ -106,11 +109,57 @@ fn quiet_key(m: &Move) -> u32 {
 /// SSE2 (which every x86-64 has) compares four scores per instruction, and no
 /// branch depends on the scores (a second pass looking for the block that holds
 /// the maximum ended at a data-dependent block, a mispredicted branch per pick).
+/// With AVX2 (detected at run time: a cached flag) eight scores per compare,
+/// half the steps of the scan, each of which waits on the one before.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn first_max(scores: &[i32]) -> usize {
-    // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64 CPU has it.
-    unsafe { first_max_sse2(scores) }
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (just detected).
+        unsafe { first_max_avx2(scores) }
+    } else {
+        // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64 CPU has it.
+        unsafe { first_max_sse2(scores) }
+    }
+}
+
+/// [`first_max`] in AVX2 instructions, over whole blocks of [`BLOCK`] scores.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn first_max_avx2(scores: &[i32]) -> usize {
+    use std::arch::x86_64::{
+        _mm256_add_epi32, _mm256_blendv_epi8, _mm256_castsi256_si128, _mm256_cmpeq_epi32,
+        _mm256_cmpgt_epi32, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_max_epi32,
+        _mm256_set1_epi32, _mm256_setr_epi32, _mm_cvtsi128_si32, _mm_max_epi32, _mm_min_epi32,
+        _mm_shuffle_epi32,
+    };
+    let mut best = _mm256_set1_epi32(i32::MIN);
+    let mut first = _mm256_set1_epi32(0);
+    let mut index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    let step = _mm256_set1_epi32(BLOCK as i32);
+    for block in scores.chunks_exact(BLOCK) {
+        // SAFETY: the block holds BLOCK (eight) i32s: 32 readable bytes.
+        let v = unsafe { _mm256_loadu_si256(block.as_ptr().cast()) };
+        let higher = _mm256_cmpgt_epi32(v, best);
+        best = _mm256_max_epi32(v, best);
+        first = _mm256_blendv_epi8(first, index, higher);
+        index = _mm256_add_epi32(index, step);
+    }
+    let halves = |v| (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let (low, high) = halves(best);
+    let mut top = _mm_max_epi32(low, high);
+    top = _mm_max_epi32(top, _mm_shuffle_epi32::<0b01_00_11_10>(top));
+    top = _mm_max_epi32(top, _mm_shuffle_epi32::<0b10_11_00_01>(top));
+    // The lanes that do not hold the highest score offer no index.
+    let top = _mm256_set1_epi32(_mm_cvtsi128_si32(top));
+    let none = _mm256_set1_epi32(i32::MAX);
+    let offered = _mm256_blendv_epi8(none, first, _mm256_cmpeq_epi32(best, top));
+    let (low, high) = halves(offered);
+    let mut least = _mm_min_epi32(low, high);
+    least = _mm_min_epi32(least, _mm_shuffle_epi32::<0b01_00_11_10>(least));
+    least = _mm_min_epi32(least, _mm_shuffle_epi32::<0b10_11_00_01>(least));
+    _mm_cvtsi128_si32(least) as usize
 }
 
 /// [`first_max`] in SSE2 instructions.
@@ -203,8 +252,8 @@ fn first_max(scores: &[i32]) -> usize {
 pub(crate) struct MovePicker {
     moves: MoveList,
     /// Filled to the length of `moves` (no per-node clearing of 270 slots), then
-    /// [`LANES`] times [`PAST_THE_END`].
-    scores: ArrayVec<i32, { MAX_MOVES + LANES }>,
+    /// [`BLOCK`] times [`PAST_THE_END`].
+    scores: ArrayVec<i32, { MAX_MOVES + BLOCK }>,
     next: usize,
     /// Quiet moves still carry [`QUIET_PENDING`] (see [`MovePicker::refill_staged`]).
     pending_quiets: bool,
@@ -377,12 +426,12 @@ impl MovePicker {
         }
     }
 
-    /// Puts [`LANES`] times [`PAST_THE_END`] behind the moves' scores.
+    /// Puts [`BLOCK`] times [`PAST_THE_END`] behind the moves' scores.
     #[inline]
     fn end_scores(&mut self) {
         self.ahead = None;
         self.scores.truncate(self.moves.len());
-        for _ in 0..LANES {
+        for _ in 0..BLOCK {
             self.scores.push(PAST_THE_END);
         }
     }
@@ -525,10 +574,10 @@ impl MovePicker {
     }
 
     /// The index of the highest score from `next` on (some move remains), found
-    /// over whole blocks of [`LANES`], the last one running past the end.
+    /// over whole blocks of [`BLOCK`], the last one running past the end.
     #[inline]
     fn best_remaining(&self) -> usize {
-        let end = self.next + (self.moves.len() - self.next).div_ceil(LANES) * LANES;
+        let end = self.next + (self.moves.len() - self.next).div_ceil(BLOCK) * BLOCK;
         self.next + first_max(&self.scores[self.next..end])
     }
 
@@ -567,7 +616,7 @@ mod tests {
     fn first_max_is_the_first_of_the_highest_scores() {
         // Few distinct values, so that ties within and across blocks are common.
         let mut state = 0x2545_F491_4F6C_DD1Du64;
-        for len in 1..=3 * LANES {
+        for len in 1..=5 * BLOCK {
             for _ in 0..100 {
                 let mut scores: Vec<i32> = (0..len)
                     .map(|_| {
@@ -584,8 +633,18 @@ mod tests {
                         expected = i;
                     }
                 }
-                scores.resize(len.div_ceil(LANES) * LANES, PAST_THE_END);
+                scores.resize(len.div_ceil(BLOCK) * BLOCK, PAST_THE_END);
                 assert_eq!(first_max(&scores), expected, "{scores:?}");
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // Both instruction sets, whichever the CPU picks above.
+                    // SAFETY: SSE2 is part of the x86-64 baseline.
+                    assert_eq!(unsafe { first_max_sse2(&scores) }, expected);
+                    if std::is_x86_feature_detected!("avx2") {
+                        // SAFETY: the CPU has AVX2 (just detected).
+                        assert_eq!(unsafe { first_max_avx2(&scores) }, expected);
+                    }
+                }
             }
         }
     }
