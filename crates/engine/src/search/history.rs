@@ -5,7 +5,7 @@
 //! piece, square and victim). Kept per thread and across searches of the same game;
 //! `ucinewgame` clears it.
 
-use shakmaty::{Color, Move, Role};
+use shakmaty::{Color, Move, Role, Square};
 
 use super::params::{HISTORY_BONUS_MAX, HISTORY_BONUS_SCALE, HISTORY_GRAVITY_DIVISOR, HISTORY_MAX};
 use super::score::MAX_PLY;
@@ -25,7 +25,8 @@ impl PieceTo {
     /// The key of `m` played by `color`.
     #[inline]
     pub(crate) fn of(color: Color, m: &Move) -> PieceTo {
-        PieceTo((piece_index(color, m) * 64 + m.to() as usize) as u16)
+        let (role, to) = role_to(m);
+        PieceTo((piece_row(color, role) * 64 + to as usize) as u16)
     }
 
     #[inline]
@@ -61,9 +62,11 @@ impl QuietScorer<'_> {
     /// The butterfly history of `m` plus both continuation histories.
     #[inline]
     pub(crate) fn score(&self, m: &Move) -> i32 {
-        let to = PieceTo::of(self.color, m).index();
-        let followed = i32::from(self.rows[0][to]) + i32::from(self.rows[1][to]);
-        self.table[piece_index(self.color, m)][m.to() as usize] + followed
+        let (role, to) = role_to(m);
+        let piece = piece_row(self.color, role);
+        let key = piece * 64 + to as usize;
+        let followed = i32::from(self.rows[0][key]) + i32::from(self.rows[1][key]);
+        self.table[piece][to as usize] + followed
     }
 }
 
@@ -97,9 +100,19 @@ fn zeroed_continuation() -> Box<ContinuationTable> {
 /// The history row of the moving piece: shakmaty's `Color` casts to Black = 0 and
 /// White = 1, so Black's six roles fill rows 0-5 and White's rows 6-11.
 #[inline]
-fn piece_index(color: Color, m: &Move) -> usize {
-    let role = m.role();
+fn piece_row(color: Color, role: Role) -> usize {
     color as usize * 6 + (role as usize - Role::Pawn as usize)
+}
+
+/// `(m.role(), m.to())` in one match on the kind of move (each accessor
+/// matches on its own, and the histories need both of every move they score).
+#[inline]
+fn role_to(m: &Move) -> (Role, Square) {
+    match *m {
+        Move::Normal { role, to, .. } | Move::Put { role, to } => (role, to),
+        Move::EnPassant { to, .. } => (Role::Pawn, to),
+        Move::Castle { rook, .. } => (Role::King, rook),
+    }
 }
 
 /// The victim column of a tactical move: 0 for none, 1 (pawn) to 5 (queen).
@@ -177,7 +190,7 @@ impl History {
     /// The capture history score of a tactical move by `color`.
     #[inline]
     pub(crate) fn capture_score(&self, color: Color, m: &Move) -> i32 {
-        self.captures[piece_index(color, m)][m.to() as usize][victim_index(m)]
+        self.captures[piece_row(color, m.role())][m.to() as usize][victim_index(m)]
     }
 
     /// A quiet move caused a beta cutoff at `depth`: remember it as a killer, reward
@@ -226,13 +239,15 @@ impl History {
 
     #[inline]
     fn capture_entry(&mut self, color: Color, m: &Move) -> &mut i32 {
-        &mut self.captures[piece_index(color, m)][m.to() as usize][victim_index(m)]
+        let (role, to) = role_to(m);
+        &mut self.captures[piece_row(color, role)][to as usize][victim_index(m)]
     }
 
     #[inline]
     fn update(&mut self, color: Color, m: &Move, cont: Continuation, bonus: i32) {
+        let (role, square) = role_to(m);
         gravity(
-            &mut self.table[piece_index(color, m)][m.to() as usize],
+            &mut self.table[piece_row(color, role)][square as usize],
             bonus,
         );
         let to = PieceTo::of(color, m).index();
@@ -248,7 +263,26 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::Square;
+    use nnue_test_support::position;
+    use shakmaty::Position;
+
+    #[test]
+    fn role_to_is_the_moves_role_and_destination() {
+        let mut kinds = [0; 4];
+        for fen in [
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ] {
+            for m in position(fen).legal_moves() {
+                assert_eq!(role_to(&m), (m.role(), m.to()), "{fen}: {m}");
+                kinds[usize::from(m.is_capture())
+                    + 2 * usize::from(m.is_castle() || m.is_en_passant())] += 1;
+            }
+        }
+        // Quiet, capture, castling and en passant all met.
+        assert!(kinds.iter().all(|&k| k > 0), "{kinds:?}");
+    }
 
     fn quiet(role: Role, from: Square, to: Square) -> Move {
         Move::Normal {

@@ -20,6 +20,9 @@ const MAX_MOVES: usize = 270;
 /// the best index from score to score was a tenth of the search's time (the
 /// picker runs once per move).
 const LANES: usize = 4;
+/// Scores [`first_max`] compares at a time with AVX2 (one 256-bit register);
+/// the scanned scores are whole blocks of this many (a multiple of [`LANES`]).
+const BLOCK: usize = 2 * LANES;
 /// Behind the last move's score: no move scores this low, so the blocks of
 /// [`first_max`] may run past the last move.
 const PAST_THE_END: i32 = i32::MIN;
@@ -53,9 +56,16 @@ pub(crate) fn fill_legal(list: &mut MoveList, pos: &Chess) {
 }
 
 /// Captures, en passant and promotions: the moves quiescence search looks at.
+/// (One match on the kind of move: `is_capture() || is_promotion()` matched twice.)
 #[inline]
 pub(crate) fn is_tactical(m: &Move) -> bool {
-    m.is_capture() || m.is_promotion()
+    match *m {
+        Move::Normal {
+            capture, promotion, ..
+        } => capture.is_some() || promotion.is_some(),
+        Move::EnPassant { .. } => true,
+        Move::Castle { .. } | Move::Put { .. } => false,
+    }
 }
 
 /// The ordering score of a capture or promotion: by SEE good or bad, then most
@@ -73,6 +83,25 @@ fn tactical_score(board: &Board, color: Color, m: &Move, history: &History) -> i
         + history.capture_score(color, m) / CAPTURE_HISTORY_DIVISOR
 }
 
+/// A plain quiet move (a normal move that neither captures nor promotes) as
+/// one number, its piece, origin and destination: two such moves are equal
+/// exactly when their keys are. 0 for every other move (captures, promotions,
+/// castling, en passant), which the picker compares as moves. Comparing a
+/// move with the killers as moves took a branch per field.
+#[inline]
+fn quiet_key(m: &Move) -> u32 {
+    match *m {
+        Move::Normal {
+            role,
+            from,
+            to,
+            capture: None,
+            promotion: None,
+        } => role as u32 | u32::from(from) << 8 | u32::from(to) << 16,
+        _ => 0,
+    }
+}
+
 /// The index of the first of the highest scores in `scores`, whole blocks of
 /// [`LANES`] scores, in one pass: every lane keeps its highest score and the
 /// index of its first occurrence (a later block replaces them only when
@@ -80,11 +109,57 @@ fn tactical_score(board: &Board, color: Color, m: &Move, history: &History) -> i
 /// SSE2 (which every x86-64 has) compares four scores per instruction, and no
 /// branch depends on the scores (a second pass looking for the block that holds
 /// the maximum ended at a data-dependent block, a mispredicted branch per pick).
+/// With AVX2 (detected at run time: a cached flag) eight scores per compare,
+/// half the steps of the scan, each of which waits on the one before.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn first_max(scores: &[i32]) -> usize {
-    // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64 CPU has it.
-    unsafe { first_max_sse2(scores) }
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (just detected).
+        unsafe { first_max_avx2(scores) }
+    } else {
+        // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64 CPU has it.
+        unsafe { first_max_sse2(scores) }
+    }
+}
+
+/// [`first_max`] in AVX2 instructions, over whole blocks of [`BLOCK`] scores.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn first_max_avx2(scores: &[i32]) -> usize {
+    use std::arch::x86_64::{
+        _mm256_add_epi32, _mm256_blendv_epi8, _mm256_castsi256_si128, _mm256_cmpeq_epi32,
+        _mm256_cmpgt_epi32, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_max_epi32,
+        _mm256_set1_epi32, _mm256_setr_epi32, _mm_cvtsi128_si32, _mm_max_epi32, _mm_min_epi32,
+        _mm_shuffle_epi32,
+    };
+    let mut best = _mm256_set1_epi32(i32::MIN);
+    let mut first = _mm256_set1_epi32(0);
+    let mut index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    let step = _mm256_set1_epi32(BLOCK as i32);
+    for block in scores.chunks_exact(BLOCK) {
+        // SAFETY: the block holds BLOCK (eight) i32s: 32 readable bytes.
+        let v = unsafe { _mm256_loadu_si256(block.as_ptr().cast()) };
+        let higher = _mm256_cmpgt_epi32(v, best);
+        best = _mm256_max_epi32(v, best);
+        first = _mm256_blendv_epi8(first, index, higher);
+        index = _mm256_add_epi32(index, step);
+    }
+    let halves = |v| (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let (low, high) = halves(best);
+    let mut top = _mm_max_epi32(low, high);
+    top = _mm_max_epi32(top, _mm_shuffle_epi32::<0b01_00_11_10>(top));
+    top = _mm_max_epi32(top, _mm_shuffle_epi32::<0b10_11_00_01>(top));
+    // The lanes that do not hold the highest score offer no index.
+    let top = _mm256_set1_epi32(_mm_cvtsi128_si32(top));
+    let none = _mm256_set1_epi32(i32::MAX);
+    let offered = _mm256_blendv_epi8(none, first, _mm256_cmpeq_epi32(best, top));
+    let (low, high) = halves(offered);
+    let mut least = _mm_min_epi32(low, high);
+    least = _mm_min_epi32(least, _mm_shuffle_epi32::<0b01_00_11_10>(least));
+    least = _mm_min_epi32(least, _mm_shuffle_epi32::<0b10_11_00_01>(least));
+    _mm_cvtsi128_si32(least) as usize
 }
 
 /// [`first_max`] in SSE2 instructions.
@@ -177,8 +252,8 @@ fn first_max(scores: &[i32]) -> usize {
 pub(crate) struct MovePicker {
     moves: MoveList,
     /// Filled to the length of `moves` (no per-node clearing of 270 slots), then
-    /// [`LANES`] times [`PAST_THE_END`].
-    scores: ArrayVec<i32, { MAX_MOVES + LANES }>,
+    /// [`BLOCK`] times [`PAST_THE_END`].
+    scores: ArrayVec<i32, { MAX_MOVES + BLOCK }>,
     next: usize,
     /// Quiet moves still carry [`QUIET_PENDING`] (see [`MovePicker::refill_staged`]).
     pending_quiets: bool,
@@ -233,7 +308,10 @@ impl MovePicker {
         ply: usize,
     ) {
         self.refill_staged(fill, tt_move, (history, cont), pos, ply);
+        // History scores stay below the table move's: its pick found ahead holds.
+        let first = self.ahead;
         self.score_quiets(history);
+        self.ahead = first;
     }
 
     /// As [`MovePicker::refill`], but the quiet moves (killers aside) are scored
@@ -278,7 +356,10 @@ impl MovePicker {
         ply: usize,
     ) {
         self.score_staged(tt_move, (history, cont), pos, ply);
+        // History scores stay below the table move's: its pick found ahead holds.
+        let first = self.ahead;
         self.score_quiets(history);
+        self.ahead = first;
     }
 
     /// Scores the moves [`MovePicker::fill`] wrote as [`MovePicker::refill_staged`] does.
@@ -296,11 +377,26 @@ impl MovePicker {
         self.color = color;
         self.cont = cont;
         let killers = history.killers(ply);
+        let keys = killers.map(|k| k.map_or(0, |k| quiet_key(&k)));
         let MovePicker { moves, scores, .. } = self;
         let mut pending = false;
-        for m in moves.iter() {
-            scores.push(if tt_move != 0 && encode_move(m) == tt_move {
+        let mut tt_slot = None;
+        for (i, m) in moves.iter().enumerate() {
+            let tt = tt_move != 0 && tt_slot.is_none() && encode_move(m) == tt_move;
+            let key = quiet_key(m);
+            scores.push(if tt {
+                tt_slot = Some(i);
                 TT_MOVE
+            } else if key != 0 {
+                // A plain quiet move: the killers' keys decide as the moves would.
+                if key == keys[0] {
+                    KILLER_1
+                } else if key == keys[1] {
+                    KILLER_2
+                } else {
+                    pending = true;
+                    QUIET_PENDING
+                }
             } else if is_tactical(m) {
                 tactical_score(board, color, m, history)
             } else if killers[0] == Some(*m) {
@@ -314,14 +410,28 @@ impl MovePicker {
         }
         self.pending_quiets = pending;
         self.end_scores();
+        self.tt_first(tt_slot);
     }
 
-    /// Puts [`LANES`] times [`PAST_THE_END`] behind the moves' scores.
+    /// The table move, where the list holds it, is the first pick: its score
+    /// is above every other, so the scan for the highest would find it. It is
+    /// kept as the first pick found ahead, so that pick costs no scan (most
+    /// nodes with a table move cut on it).
+    #[inline]
+    fn tt_first(&mut self, tt_slot: Option<usize>) {
+        if let Some(slot) = tt_slot {
+            debug_assert_eq!(self.next, 0);
+            debug_assert_eq!(self.best_remaining(), slot);
+            self.ahead = Some((0, slot));
+        }
+    }
+
+    /// Puts [`BLOCK`] times [`PAST_THE_END`] behind the moves' scores.
     #[inline]
     fn end_scores(&mut self) {
         self.ahead = None;
         self.scores.truncate(self.moves.len());
-        for _ in 0..LANES {
+        for _ in 0..BLOCK {
             self.scores.push(PAST_THE_END);
         }
     }
@@ -439,9 +549,13 @@ impl MovePicker {
             Some((at, best)) if at == self.next => best,
             _ => self.best_remaining(),
         };
-        self.moves.swap(self.next, best);
+        // The pick is read before the swap writes it: read back right after
+        // the swap's narrower stores, a move (five bytes) missed the store
+        // forwarding and waited for the stores, about a fifth of the picker's time.
+        let m = self.moves[best];
+        self.moves[best] = self.moves[self.next];
+        self.moves[self.next] = m;
         self.scores.swap(self.next, best);
-        let m = self.moves[self.next];
         self.next += 1;
         Some(m)
     }
@@ -460,10 +574,10 @@ impl MovePicker {
     }
 
     /// The index of the highest score from `next` on (some move remains), found
-    /// over whole blocks of [`LANES`], the last one running past the end.
+    /// over whole blocks of [`BLOCK`], the last one running past the end.
     #[inline]
     fn best_remaining(&self) -> usize {
-        let end = self.next + (self.moves.len() - self.next).div_ceil(LANES) * LANES;
+        let end = self.next + (self.moves.len() - self.next).div_ceil(BLOCK) * BLOCK;
         self.next + first_max(&self.scores[self.next..end])
     }
 
@@ -502,7 +616,7 @@ mod tests {
     fn first_max_is_the_first_of_the_highest_scores() {
         // Few distinct values, so that ties within and across blocks are common.
         let mut state = 0x2545_F491_4F6C_DD1Du64;
-        for len in 1..=3 * LANES {
+        for len in 1..=5 * BLOCK {
             for _ in 0..100 {
                 let mut scores: Vec<i32> = (0..len)
                     .map(|_| {
@@ -519,8 +633,18 @@ mod tests {
                         expected = i;
                     }
                 }
-                scores.resize(len.div_ceil(LANES) * LANES, PAST_THE_END);
+                scores.resize(len.div_ceil(BLOCK) * BLOCK, PAST_THE_END);
                 assert_eq!(first_max(&scores), expected, "{scores:?}");
+                #[cfg(target_arch = "x86_64")]
+                {
+                    // Both instruction sets, whichever the CPU picks above.
+                    // SAFETY: SSE2 is part of the x86-64 baseline.
+                    assert_eq!(unsafe { first_max_sse2(&scores) }, expected);
+                    if std::is_x86_feature_detected!("avx2") {
+                        // SAFETY: the CPU has AVX2 (just detected).
+                        assert_eq!(unsafe { first_max_avx2(&scores) }, expected);
+                    }
+                }
             }
         }
     }
@@ -547,6 +671,71 @@ mod tests {
         // with empty histories all quiet moves score alike, so the first one
         // pending is also the first picked.
         assert_eq!(foreseen, expected.len());
+    }
+
+    #[test]
+    fn quiet_keys_are_equal_exactly_when_the_moves_are_and_tactical_moves_capture_or_promote() {
+        // Moves of positions with castling, en passant and promotions, and
+        // the same squares reached by different pieces across positions.
+        let mut moves = Vec::new();
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "4k3/8/8/8/8/8/8/R2QK2R w KQ - 0 1",
+            "4k3/8/8/8/8/8/8/R2BK2R w KQ - 0 1",
+        ] {
+            moves.extend(position(fen).legal_moves());
+        }
+        let mut plain = 0;
+        for a in &moves {
+            assert_eq!(is_tactical(a), a.is_capture() || a.is_promotion(), "{a}");
+            let key = quiet_key(a);
+            assert_eq!(
+                key == 0,
+                is_tactical(a) || !matches!(a, Move::Normal { .. }),
+                "{a}"
+            );
+            plain += usize::from(key != 0);
+            for b in &moves {
+                if key != 0 {
+                    assert_eq!(key == quiet_key(b), a == b, "{a} {b}");
+                }
+            }
+        }
+        assert!(plain > 100, "{plain}");
+    }
+
+    #[test]
+    fn the_table_move_found_while_scoring_is_the_first_pick_of_the_scan() {
+        let history = History::default();
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ] {
+            let pos = position(fen);
+            let fill = |list: &mut MoveList| *list = pos.legal_moves();
+            // Every move as the table move, and a code no move has.
+            let moves = pos.legal_moves();
+            for code in moves.iter().map(encode_move).chain([0xFFF]) {
+                let mut kept = MovePicker::empty();
+                let mut scanned = MovePicker::empty();
+                kept.refill(fill, code, (&history, Continuation::default()), &pos, 1);
+                scanned.refill(fill, code, (&history, Continuation::default()), &pos, 1);
+                assert_eq!(kept.ahead.is_some(), code != 0xFFF, "{fen}");
+                // The picks of the scan from the first: what the kept slot stands for.
+                scanned.ahead = None;
+                let picks = |p: &mut MovePicker| -> Vec<Move> {
+                    std::iter::from_fn(|| p.next_move_staged(&history)).collect()
+                };
+                let (kept, scanned) = (picks(&mut kept), picks(&mut scanned));
+                assert_eq!(kept, scanned, "{fen}");
+                if code != 0xFFF {
+                    assert_eq!(encode_move(&kept[0]), code, "{fen}");
+                }
+            }
+        }
     }
 
     #[test]

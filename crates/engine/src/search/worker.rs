@@ -236,17 +236,27 @@ impl<'a, 'b> Worker<'a, 'b> {
     }
 
     /// Counts a node; every [`NODES_BETWEEN_CHECKS`] nodes publishes the count and checks the limits.
-    #[inline]
+    /// (Inlined into every node, the rare check kept out of line: as a call of
+    /// its own the count cost a call and a return per node.)
+    #[inline(always)]
     pub(super) fn tick(&mut self) {
         self.nodes += 1;
         if self.nodes & (NODES_BETWEEN_CHECKS - 1) == 0 {
-            self.publish_nodes();
-            if self.index == 0 {
-                self.check_limits();
-            }
+            self.checkpoint();
         }
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
+        }
+    }
+
+    /// Every [`NODES_BETWEEN_CHECKS`] nodes: publishes the count and (main
+    /// thread) checks the limits.
+    #[cold]
+    #[inline(never)]
+    fn checkpoint(&mut self) {
+        self.publish_nodes();
+        if self.index == 0 {
+            self.check_limits();
         }
     }
 

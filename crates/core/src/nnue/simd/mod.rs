@@ -14,6 +14,8 @@ pub mod x86;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_linear;
 #[cfg(target_arch = "x86_64")]
+pub mod x86_linear512;
+#[cfg(target_arch = "x86_64")]
 pub mod x86_pairwise;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_screlu;
@@ -184,6 +186,18 @@ impl Kernel {
         weights: &[i8],
     ) -> i32 {
         match self.usable() {
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512Vnni
+                if !SQUARED
+                    && x86_linear512::fits(dst.len())
+                    && src.len() >= dst.len()
+                    && weights.len() >= dst.len()
+                    && rows_exist(table, dst.len(), removed, added) =>
+            // SAFETY: `usable` only returns AVX-512 VNNI where the CPU has it
+            // (F, BW, VL, VNNI); the guard checked the width, lengths and rows.
+            unsafe {
+                x86_linear512::update_narrow_dot_avx512(dst, src, table, removed, added, weights)
+            },
             // Inputs the AVX2 kernel cannot take go to the scalar one, which
             // accepts anything.
             #[cfg(target_arch = "x86_64")]
