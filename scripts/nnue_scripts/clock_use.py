@@ -43,7 +43,7 @@ def read_games(paths):
         try:
             with open(path) as f:
                 while (game := chess.pgn.read_game(f)) is not None:
-                    yield path, game
+                    yield game
         except OSError as exc:
             raise SystemExit(f"clock_use: {path}: {exc.strerror}") from None
 
@@ -51,7 +51,7 @@ def read_games(paths):
 def tally(paths):
     """Players by name, from every move with a clock or a move time."""
     players = collections.defaultdict(Player)
-    for _path, game in read_games(paths):
+    for game in read_games(paths):
         names = {chess.WHITE: game.headers.get("White", "?"), chess.BLACK: game.headers.get("Black", "?")}
         counts = {chess.WHITE: 0, chess.BLACK: 0}
         low = {chess.WHITE: False, chess.BLACK: False}
