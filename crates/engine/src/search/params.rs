@@ -223,6 +223,11 @@ pub(crate) const EVAL_FALL_PER_UNIT: f64 = 1.0 / 400.0;
 pub(crate) const EVAL_FALL_MIN: f64 = 0.85;
 /// ... nor above this.
 pub(crate) const EVAL_FALL_MAX: f64 = 1.5;
+/// The three scales' product is at most this: the old time manager's largest
+/// stability scale. Uncapped (up to 4.8), an unsettled opening move took several
+/// optimums and the clock ran low in long games (docs/RESULTS.md, "Where the clock
+/// went"); the cap keeps what each scale says below it.
+pub(crate) const SOFT_SCALE_MAX: f64 = 1.3;
 /// With one move to the time control, the optimum is this share of the time left
 /// (numerator, denominator) ...
 pub(crate) const LAST_MOVE_OPTIMUM: (u32, u32) = (6, 10);
