@@ -8,6 +8,8 @@
 //! because transformed inputs are at most 127 (`127 * 128 * 2 < 32767` for AVX2's
 //! pairwise `maddubs`). Tests run every kernel against the scalar one.
 
+#[cfg(target_arch = "x86_64")]
+mod narrow_tile;
 pub mod scalar;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;

@@ -8,6 +8,8 @@
 
 use std::arch::x86_64::*;
 
+use super::narrow_tile::{by_row_counts, narrow_tile};
+
 /// Int16 values in one 256-bit register.
 const LANES: usize = 16;
 /// Accumulator values (and int8 weights) one dot-product step takes: two
@@ -118,19 +120,7 @@ pub unsafe fn update_narrow_dot_avx2<const SQUARED: bool>(
 ) -> i32 {
     // SAFETY (every arm): forwarded from the caller, with the same rows.
     unsafe {
-        match (removed, added) {
-            (&[r], &[a]) => fused_update_dot::<SQUARED, _, _>(dst, src, table, [r], [a], weights),
-            (&[r0, r1], &[a]) => {
-                fused_update_dot::<SQUARED, _, _>(dst, src, table, [r0, r1], [a], weights)
-            }
-            (&[r], &[a0, a1]) => {
-                fused_update_dot::<SQUARED, _, _>(dst, src, table, [r], [a0, a1], weights)
-            }
-            (&[r0, r1], &[a0, a1]) => {
-                fused_update_dot::<SQUARED, _, _>(dst, src, table, [r0, r1], [a0, a1], weights)
-            }
-            _ => fused_update_dot::<SQUARED, _, _>(dst, src, table, removed, added, weights),
-        }
+        by_row_counts!(fused_update_dot::<SQUARED, _, _>; dst, src, table, removed, added, weights)
     }
 }
 
@@ -206,29 +196,13 @@ unsafe fn update_tile(
     removed: &[u32],
     added: &[u32],
 ) -> [__m256i; NARROW_TILE] {
-    let n = dst.len();
     let mut regs = [_mm256_setzero_si256(); NARROW_TILE];
     // SAFETY: every access is below `start + NARROW_TILE * LANES <= n` within
     // `src`, `dst` or a row of `table`, as the caller guarantees.
     unsafe {
-        for (k, reg) in regs.iter_mut().enumerate() {
-            *reg = _mm256_loadu_si256(src.as_ptr().add(start + k * LANES).cast());
-        }
-        for &f in removed {
-            let row = table.as_ptr().add(f as usize * n + start);
-            for (k, reg) in regs.iter_mut().enumerate() {
-                *reg = _mm256_sub_epi16(*reg, widen(row.add(k * LANES)));
-            }
-        }
-        for &f in added {
-            let row = table.as_ptr().add(f as usize * n + start);
-            for (k, reg) in regs.iter_mut().enumerate() {
-                *reg = _mm256_add_epi16(*reg, widen(row.add(k * LANES)));
-            }
-        }
-        for (k, reg) in regs.iter().enumerate() {
-            _mm256_storeu_si256(dst.as_mut_ptr().add(start + k * LANES).cast(), *reg);
-        }
+        narrow_tile!(regs = src + table[removed, added] -> dst at start;
+            lanes: LANES, load: _mm256_loadu_si256, widen: widen, sub: _mm256_sub_epi16,
+            add: _mm256_add_epi16, store: _mm256_storeu_si256);
     }
     regs
 }

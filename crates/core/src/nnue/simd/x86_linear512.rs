@@ -8,6 +8,8 @@
 
 use std::arch::x86_64::*;
 
+use super::narrow_tile::{by_row_counts, narrow_tile};
+
 /// Int16 values in one 512-bit register.
 const LANES: usize = 32;
 /// Registers an update keeps in flight: 256 accumulator values.
@@ -38,15 +40,7 @@ pub unsafe fn update_narrow_dot_avx512(
     weights: &[i8],
 ) -> i32 {
     // SAFETY (every arm): forwarded from the caller, with the same rows.
-    unsafe {
-        match (removed, added) {
-            (&[r], &[a]) => fused(dst, src, table, [r], [a], weights),
-            (&[r0, r1], &[a]) => fused(dst, src, table, [r0, r1], [a], weights),
-            (&[r], &[a0, a1]) => fused(dst, src, table, [r], [a0, a1], weights),
-            (&[r0, r1], &[a0, a1]) => fused(dst, src, table, [r0, r1], [a0, a1], weights),
-            _ => fused(dst, src, table, removed, added, weights),
-        }
-    }
+    unsafe { by_row_counts!(fused; dst, src, table, removed, added, weights) }
 }
 
 /// [`update_narrow_dot_avx512`] for row lists of any type: arrays give copies
@@ -78,24 +72,9 @@ unsafe fn fused<R: AsRef<[u32]>, A: AsRef<[u32]>>(
         // SAFETY: every access is below `start + TILE * LANES <= n` within
         // `src`, `dst`, `weights` or a row of `table`, as the caller guarantees.
         unsafe {
-            for (k, reg) in regs.iter_mut().enumerate() {
-                *reg = _mm512_loadu_si512(src.as_ptr().add(start + k * LANES).cast());
-            }
-            for &f in removed {
-                let row = table.as_ptr().add(f as usize * n + start);
-                for (k, reg) in regs.iter_mut().enumerate() {
-                    *reg = _mm512_sub_epi16(*reg, widen(row.add(k * LANES)));
-                }
-            }
-            for &f in added {
-                let row = table.as_ptr().add(f as usize * n + start);
-                for (k, reg) in regs.iter_mut().enumerate() {
-                    *reg = _mm512_add_epi16(*reg, widen(row.add(k * LANES)));
-                }
-            }
-            for (k, reg) in regs.iter().enumerate() {
-                _mm512_storeu_si512(dst.as_mut_ptr().add(start + k * LANES).cast(), *reg);
-            }
+            narrow_tile!(regs = src + table[removed, added] -> dst at start;
+                lanes: LANES, load: _mm512_loadu_si512, widen: widen, sub: _mm512_sub_epi16,
+                add: _mm512_add_epi16, store: _mm512_storeu_si512);
             for (k, pair) in regs.chunks_exact(2).enumerate() {
                 let w = _mm512_loadu_si512(weights.as_ptr().add(start + 2 * k * LANES).cast());
                 // Saturating packs caps at 127, the max with zero removes
