@@ -197,7 +197,7 @@ unsafe fn update_tile(
     added: &[u32],
 ) -> [__m256i; NARROW_TILE] {
     let mut regs = [_mm256_setzero_si256(); NARROW_TILE];
-    // SAFETY: every access is below `start + NARROW_TILE * LANES <= n` within
+    // SAFETY: every access is below `start + NARROW_TILE * LANES <= dst.len()` within
     // `src`, `dst` or a row of `table`, as the caller guarantees.
     unsafe {
         narrow_tile!(regs = src + table[removed, added] -> dst at start;
