@@ -328,9 +328,19 @@ class Promotion(unittest.TestCase):
         # 3.5 of 4 points: 400 log10(7).
         self.assertAlmostEqual(recipe.finite_elo(swept), 338.0392, places=4)
 
-    def test_a_promoted_net_labels_the_next_generation_and_is_fine_tuned(self):
+    def test_every_candidate_trains_from_random_weights_unless_fine_tune_is_asked(self):
         with tempfile.TemporaryDirectory() as tmp:
-            ledger, outcome, _ = run_recipe(tmp, 1.0, [H1_LINE, H0_LINE, H1_LINE], generations=3)
+            ledger, outcome, _ = run_recipe(tmp, 1.0, [H1_LINE, H0_LINE], generations=2)
+            commands = {step: command for step, command in ledger.commands if command[1] != "stats"}
+            self.assertEqual(outcome["best"], os.path.join(tmp, "cand0.nnue"))
+            self.assertNotIn("--init-net", commands["train1"])
+            self.assertEqual(option(commands["train1"], "--epochs"), str(recipe.FULL["scratch_epochs"]))
+            self.assertEqual(option(commands["train1"], "--lr"), str(recipe.FULL["scratch_lr"]))
+
+    def test_a_promoted_net_labels_the_next_generation_and_is_fine_tuned_when_asked(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            ledger, outcome, _ = run_recipe(tmp, 1.0, [H1_LINE, H0_LINE, H1_LINE], generations=3,
+                                            extra=("--fine-tune",))
             cand0 = os.path.join(tmp, "cand0.nnue")
             commands = {step: command for step, command in ledger.commands if command[1] != "stats"}
             self.assertIn("--use-nnue", commands["gen0"])
