@@ -27,6 +27,7 @@ when it falls to `log(beta / (1 - alpha))`.
 
 import hashlib
 import logging
+import json
 import math
 import os
 import shutil
@@ -135,6 +136,19 @@ def start_engine(command, options=None, protocol="uci", timeout=ENGINE_START_TIM
         quit_engines([engine])
         raise
     return engine
+
+
+def load_json(path, error, hint=""):
+    """The JSON in `path`. A file that cannot be read or is not JSON raises `error` (an
+    exception class) with one line naming the file, the line and the problem; `hint`
+    follows the reason for an unreadable file."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as exc:
+        raise error(f"{path}: {exc.strerror}{hint}") from exc
+    except json.JSONDecodeError as exc:
+        raise error(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from exc
 
 
 def file_sha256(path):

@@ -10,10 +10,11 @@ the players to show (default: every player of every report, not the opponents).
 """
 
 import argparse
-import json
 import os
 import re
 import sys
+
+from . import common
 
 PROGRAM = "elo_history.py"
 DATE_IN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})")
@@ -35,13 +36,7 @@ def report_date(path, data):
 
 def read_report(path):
     """(date, time control, {player: rating dict}) of one gauntlet JSON report."""
-    try:
-        with open(path) as f:
-            data = json.load(f)
-    except OSError as exc:
-        raise HistoryError(f"{path}: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise HistoryError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from exc
+    data = common.load_json(path, HistoryError)
     if not isinstance(data, dict) or not isinstance(data.get("ratings"), dict) or "players" not in data:
         raise HistoryError(f"{path}: not a gauntlet report (no 'players' and 'ratings')")
     players = [p.get("name") for p in data["players"] if isinstance(p, dict)]

@@ -15,7 +15,6 @@ so a published net is never silently replaced.
 
 import argparse
 import datetime
-import hashlib
 import json
 import os
 import re
@@ -52,13 +51,7 @@ def parse_args(argv=None):
 def read_report(run):
     """RUN/recipe.json as a dict."""
     path = os.path.join(run, recipe_report.JSON_FILE)
-    try:
-        with open(path) as f:
-            data = json.load(f)
-    except OSError as exc:
-        raise PublishError(f"{path}: {exc.strerror} (is {run} a recipe's run folder?)") from exc
-    except json.JSONDecodeError as exc:
-        raise PublishError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from exc
+    data = common.load_json(path, PublishError, f" (is {run} a recipe's run folder?)")
     for key in ("start", "core_hours", "positions", "final_net", "generations", "budget_spent"):
         if key not in data:
             raise PublishError(f"{path}: no key {key!r} (not a recipe report)")
@@ -95,21 +88,13 @@ def run_path(path):
     return None if path is None else f"{RUN_NAME}/{os.path.basename(path)}"
 
 
-def sha256(path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def copy_net(source, destination):
     """Copies the final net into nets/, keeping an identical copy and refusing to replace
     a different one."""
     if not os.path.isfile(source):
         raise PublishError(f"{source}: the run's final net is missing")
     if os.path.exists(destination):
-        if sha256(destination) == sha256(source):
+        if common.file_sha256(destination) == common.file_sha256(source):
             return
         raise PublishError(f"{destination}: a different net is already published under this name "
                            "(choose another --date or remove it)")
@@ -131,7 +116,7 @@ def published_data(data, run, net_name, unfinished):
     best = data["final_net"]
     if best is not None and not unfinished:
         published["final_net"] = f"{NETS_DIR}/{net_name}"
-        published["final_net_sha256"] = sha256(os.path.join(run, os.path.basename(best)))
+        published["final_net_sha256"] = common.file_sha256(os.path.join(run, os.path.basename(best)))
     else:
         published["final_net"] = run_path(best)
     published["generations"] = [dict(g, net=run_path(g.get("net"))) for g in data["generations"]]
