@@ -83,6 +83,27 @@ def threads_text(threads, fallback):
     return " and ".join(str(t) for t in counts)
 
 
+def trained_from(run, generation):
+    """How candidate `generation` was trained, from RUN/train<k>.done: "random weights",
+    "RUN/candJ.nnue" (fine-tuned from it), or None when the marker is missing."""
+    marker = os.path.join(run, f"train{generation}.done")
+    if not os.path.exists(marker):
+        return None
+    init_net = common.load_json(marker, PublishError).get("init_net")
+    return run_path(init_net) if init_net else "random weights"
+
+
+def training_text(generations):
+    """One sentence saying which candidates were trained from random weights and which
+    were fine-tuned (a run can change its rule), or "" when the markers are missing."""
+    scratch = [str(g["generation"]) for g in generations if g.get("trained_from") == "random weights"]
+    tuned = [f"{g['generation']} (from {os.path.basename(g['trained_from'])})" for g in generations
+             if g.get("trained_from") not in (None, "random weights")]
+    parts = ([f"from random weights: candidates {', '.join(scratch)}"] if scratch else []) + \
+            ([f"fine-tuned: candidates {', '.join(tuned)}"] if tuned else [])
+    return f"Trained {'; '.join(parts)}.\n" if parts else ""
+
+
 def run_path(path):
     """A file of the run folder as the published report names it (RUN/name)."""
     return None if path is None else f"{RUN_NAME}/{os.path.basename(path)}"
@@ -119,7 +140,8 @@ def published_data(data, run, net_name, unfinished):
         published["final_net_sha256"] = common.file_sha256(os.path.join(run, os.path.basename(best)))
     else:
         published["final_net"] = run_path(best)
-    published["generations"] = [dict(g, net=run_path(g.get("net"))) for g in data["generations"]]
+    published["generations"] = [dict(g, net=run_path(g.get("net")), trained_from=trained_from(run, g["generation"]))
+                                for g in data["generations"]]
     published["unfinished"] = unfinished
     published["threads_by_invocation"] = threads_by_invocation(run)
     published["threads"] = threads_text(published["threads_by_invocation"], data.get("threads"))
@@ -153,6 +175,9 @@ def publish(run, root, date, unfinished=False):
     write_text(json_path, json.dumps(published, indent=1) + "\n")
     markdown_path = os.path.join(results, recipe_report.MARKDOWN_FILE)
     text = recipe_report.markdown(published)
+    table_end = text.find("\n\n", text.find("| generation |"))
+    if table_end >= 0:
+        text = text[:table_end + 2] + training_text(published["generations"]) + text[table_end + 1:]
     if unfinished:
         text = text.replace("# Recipe run\n", "# Recipe run (unfinished: its budget is not spent yet)\n", 1)
         text = text.replace(" Final net: ", " Best net so far: ", 1)

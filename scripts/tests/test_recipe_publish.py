@@ -40,6 +40,9 @@ def make_run(folder, budget_spent=True):
     }
     with open(os.path.join(folder, "recipe.json"), "w") as f:
         json.dump(report, f)
+    for generation, init_net in ((0, None), (1, "/elsewhere/run/cand0.nnue")):
+        with open(os.path.join(folder, f"train{generation}.done"), "w") as f:
+            json.dump({"step": f"train{generation}", "init_net": init_net}, f)
     with open(os.path.join(folder, "log.jsonl"), "w") as f:
         for threads in (2, 16, 2):
             f.write(json.dumps({"start": {"threads": threads}, "invocation": 0}) + "\n")
@@ -88,6 +91,8 @@ class Publish(unittest.TestCase):
             text = f.read()
         self.assertIn("on 2 and 16 threads; resumed 2 times", text)
         self.assertIn("Final net: nets/recipe-2026-12-01.nnue", text)
+        self.assertEqual([g["trained_from"] for g in data["generations"]], ["random weights", "RUN/cand0.nnue"])
+        self.assertIn("|\n\nTrained from random weights: candidates 0; fine-tuned: candidates 1 (from cand0.nnue).\n\n", text)
         self.assertNotIn("/elsewhere", text + json.dumps(data))
 
     def test_publishing_again_keeps_the_same_net_and_refuses_a_different_one(self):
