@@ -26,8 +26,8 @@ when it falls to `log(beta / (1 - alpha))`.
 """
 
 import hashlib
-import logging
 import json
+import logging
 import math
 import os
 import shutil

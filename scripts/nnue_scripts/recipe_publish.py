@@ -93,17 +93,6 @@ def trained_from(run, generation):
     return run_path(init_net) if init_net else "random weights"
 
 
-def training_text(generations):
-    """One sentence saying which candidates were trained from random weights and which
-    were fine-tuned (a run can change its rule), or "" when the markers are missing."""
-    scratch = [str(g["generation"]) for g in generations if g.get("trained_from") == "random weights"]
-    tuned = [f"{g['generation']} (from {os.path.basename(g['trained_from'])})" for g in generations
-             if g.get("trained_from") not in (None, "random weights")]
-    parts = ([f"from random weights: candidates {', '.join(scratch)}"] if scratch else []) + \
-            ([f"fine-tuned: candidates {', '.join(tuned)}"] if tuned else [])
-    return f"Trained {'; '.join(parts)}.\n" if parts else ""
-
-
 def run_path(path):
     """A file of the run folder as the published report names it (RUN/name)."""
     return None if path is None else f"{RUN_NAME}/{os.path.basename(path)}"
@@ -122,12 +111,6 @@ def copy_net(source, destination):
     temporary = destination + ".tmp"
     shutil.copyfile(source, temporary)
     os.replace(temporary, destination)
-
-
-def write_text(path, text):
-    with open(path + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
 
 
 def published_data(data, run, net_name, unfinished):
@@ -172,16 +155,9 @@ def publish(run, root, date, unfinished=False):
     note = recipe_report.draw_chart(published, chart)
     published["chart"] = note or recipe_report.CHART_FILE
     json_path = os.path.join(results, recipe_report.JSON_FILE)
-    write_text(json_path, json.dumps(published, indent=1) + "\n")
+    steps.write_json(json_path, published)
     markdown_path = os.path.join(results, recipe_report.MARKDOWN_FILE)
-    text = recipe_report.markdown(published)
-    table_end = text.find("\n\n", text.find("| generation |"))
-    if table_end >= 0:
-        text = text[:table_end + 2] + training_text(published["generations"]) + text[table_end + 1:]
-    if unfinished:
-        text = text.replace("# Recipe run\n", "# Recipe run (unfinished: its budget is not spent yet)\n", 1)
-        text = text.replace(" Final net: ", " Best net so far: ", 1)
-    write_text(markdown_path, text)
+    recipe_report.write_markdown(markdown_path, published)
     written += [json_path, markdown_path] + ([] if note else [chart])
     return written
 

@@ -86,13 +86,14 @@ def unfinished(generations, outcome):
 
 def markdown(data):
     """The Markdown report."""
+    unfinished = data.get("unfinished", False)
     lines = [
-        "# Recipe run",
+        "# Recipe run (unfinished: its budget is not spent yet)" if unfinished else "# Recipe run",
         "",
         f"Started from the classical evaluation; budget {data['budget_core_hours']:g} core-hours, "
         f"{data['core_hours']:.3f} spent ({', '.join(f'{k} {v:.3f}' for k, v in data['core_hours_by_kind'].items())}), "
         f"on {data['threads']} threads; resumed {data['resumed']} times.",
-        f"Positions kept: {data['positions']:,}. Final net: {data['final_net'] or 'none promoted (the classical evaluation stays best)'}.",
+        f"Positions kept: {data['positions']:,}. {'Best net so far' if unfinished else 'Final net'}: {data['final_net'] or 'none promoted (the classical evaluation stays best)'}.",
         "",
         "| generation | positions | labelled by | screen against the best | Elo (95 %) | decision | promoted | core-hours | best over classical |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -103,6 +104,9 @@ def markdown(data):
             f"| {g['generation']} | {g['positions']:,} | {g['label']} | +{s['wins']} ={s['draws']} -{s['losses']} "
             f"| {elo_text(s['elo'], s['elo_finite'])} [{elo_text(s['low'], s['elo_finite'])}, {elo_text(s['high'], s['elo_finite'])}] | {s['decision']} | {'yes' if g['promoted'] else 'no'} "
             f"| {g['core_hours']:.3f} | {g['elo_vs_classical']:+.1f} |")
+    training = training_text(data["generations"])
+    if training:
+        lines += ["", training]
     cut = data["unfinished_generation"]
     if cut:
         what = (f"{cut['positions']:,} of its {cut['planned']:,} positions played, kept in the data folder"
@@ -124,6 +128,18 @@ def markdown(data):
     lines += ["", f"![Elo over the classical evaluation against core-hours]({CHART_FILE})" if chart == CHART_FILE
               else f"Elo over the classical evaluation against core-hours: {chart}", ""]
     return "\n".join(lines)
+
+
+def training_text(generations):
+    """One sentence saying which candidates were trained from random weights and which
+    were fine-tuned (a run can change its rule), from the generations' "trained_from"
+    (the published report's); "" when they have none."""
+    scratch = [str(g["generation"]) for g in generations if g.get("trained_from") == "random weights"]
+    tuned = [f"{g['generation']} (from {os.path.basename(g['trained_from'])})" for g in generations
+             if g.get("trained_from") not in (None, "random weights")]
+    parts = ([f"from random weights: candidates {', '.join(scratch)}"] if scratch else []) + \
+            ([f"fine-tuned: candidates {', '.join(tuned)}"] if tuned else [])
+    return f"Trained {'; '.join(parts)}." if parts else ""
 
 
 def elo_text(value, sign):
@@ -180,7 +196,12 @@ def write(run, args, state, ledger, outcome, strength):
     data["chart"] = note or CHART_FILE
     steps.write_json(run.path(JSON_FILE), data)
     path = run.path(MARKDOWN_FILE)
+    write_markdown(path, data)
+    return path
+
+
+def write_markdown(path, data):
+    """Writes the Markdown report to `path` whole (a temporary file renamed into place)."""
     with open(path + ".tmp", "w") as f:
         f.write(markdown(data))
     os.replace(path + ".tmp", path)
-    return path
