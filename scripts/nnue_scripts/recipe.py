@@ -91,8 +91,14 @@ GENERATION_OPTIONS = [
 MATERIAL = "material"
 MATERIAL_DONE = f"{MATERIAL}.done"
 MATERIAL_OPTIONS = ["--random-move-count", "5", "--random-move-minply", "1", "--random-move-maxply", "24"]
-# The net: All 768->512x2->1, quantization-aware, lambda 0.5 (gen4-all512, C3 and ft3).
-NET_OPTIONS = ["--feature-set", "All", "--hidden=", "--lambda", "0.5", "--quantization-aware"]
+# The net: All 768->512x2->1, quantization-aware (gen4-all512, C3 and ft3).
+NET_OPTIONS = ["--feature-set", "All", "--hidden=", "--quantization-aware"]
+# The weight of the search score against the game's result (the trainer's --lambda). ft3's
+# runs used 0.5 (0.2 and 0.5 alike at generation 4, 0.9 far worse). On the published run's
+# own data (docs/RECIPE.md, "Lambda and the net's width"), 0.3 lost -45 [-86, -6] to 0.5;
+# 0.75 and 1.0 came out level with it within the noise of 200-game matches and of one
+# training seed (0.75: +47, then 0 and -5), so 0.5 stays.
+DEFAULT_LAMBDA = 0.5
 # Every candidate skips positions whose best move is a capture or promotion, or that are
 # in check. Fine-tuning: ft3 against ft1, +100 instead of -35 against the net they started
 # from. From random weights on balanced data it is what teaches material: without it the
@@ -149,6 +155,9 @@ def parse_args(argv=None):
     parser.add_argument("--fine-tune", action="store_true",
                         help="fine-tune each candidate from the best net instead of training it from random weights "
                              "(a third of the training CPU; 87 Elo weaker at the published run's generation 3)")
+    parser.add_argument("--lambda", dest="score_weight", type=float, default=DEFAULT_LAMBDA, metavar="L",
+                        help=f"the trainer's weight of the search score against the game's result, 0 to 1 "
+                             f"(default {DEFAULT_LAMBDA:g})")
     parser.add_argument("--no-build", action="store_true", help="use the programs in target/release as they are")
     parser.add_argument("--no-final-report", action="store_true", help="skip the final strength report")
     parser.add_argument("--report-only", action="store_true", help="run nothing: write the report from the saved steps")
@@ -170,6 +179,8 @@ def parse_args(argv=None):
     for name in ("threads", "positions", "depth"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} {getattr(args, name)}: must be at least 1")
+    if not 0 <= args.score_weight <= 1:
+        parser.error(f"--lambda {args.score_weight:g}: must be between 0 and 1")
     if args.material_positions < 0:
         parser.error(f"--material-positions {args.material_positions}: must be at least 0 (0: none)")
     if args.slurm_shards < 0:
@@ -392,7 +403,7 @@ class Recipe:
                                          if tune else (a.scratch_epochs, a.scratch_epoch_size, a.scratch_lr, a.scratch_lr_decay))
         checkpoints = self.run.path(f"ckpt{k}")
         command = [
-            steps.binary("nnue-learn"), "train", "--train", *data, *NET_OPTIONS,
+            steps.binary("nnue-learn"), "train", "--train", *data, *NET_OPTIONS, "--lambda", f"{a.score_weight:g}",
             "--ft-size", str(a.ft_size), "--epochs", str(epochs), "--epoch-size", str(epoch_size),
             "--batch-size", str(a.batch_size), "--lr", str(lr), "--lr-decay", str(decay),
             "--threads", str(a.threads), "--seed", "1", "--output-net", self.run.path(f"cand{k}.nnue"),

@@ -30,6 +30,8 @@ RESULTS_DIR = os.path.join("docs", "results")
 # The run folder's name in the published report.
 RUN_NAME = "RUN"
 DATE_PATTERN = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# A training step's name in RUN/log.jsonl: train<K>.
+TRAIN_STEP = re.compile(r"^train\d+$")
 
 
 class PublishError(Exception):
@@ -58,11 +60,9 @@ def read_report(run):
     return data
 
 
-def threads_by_invocation(run):
-    """--threads of each invocation, in order, from RUN/log.jsonl's start entries (a run
-    continued on another machine can change it)."""
+def log_entries(run):
+    """The entries of RUN/log.jsonl, in order (none when the run has no log)."""
     path = os.path.join(run, steps.LOG_FILE)
-    threads = []
     try:
         with open(path) as f:
             for number, line in enumerate(f, 1):
@@ -70,11 +70,33 @@ def threads_by_invocation(run):
                     entry = json.loads(line)
                 except json.JSONDecodeError as exc:
                     raise PublishError(f"{path}: line {number}: not JSON ({exc.msg})") from exc
-                if isinstance(entry, dict) and isinstance(entry.get("start"), dict):
-                    threads.append(entry["start"].get("threads"))
+                if isinstance(entry, dict):
+                    yield entry
     except FileNotFoundError:
-        return []
-    return threads
+        return
+
+
+def threads_by_invocation(run):
+    """--threads of each invocation, in order, from RUN/log.jsonl's start entries (a run
+    continued on another machine can change it)."""
+    return [entry["start"].get("threads") for entry in log_entries(run) if isinstance(entry.get("start"), dict)]
+
+
+def training_lambdas(run):
+    """Each candidate's λ (the trainer's --lambda) by generation, from the last training
+    command RUN/log.jsonl records for it: the command is the one record every version of
+    the recipe kept, and a run can change its λ part way."""
+    lambdas = {}
+    for entry in log_entries(run):
+        step, command = entry.get("step"), entry.get("command")
+        if isinstance(step, str) and TRAIN_STEP.match(step) and isinstance(command, list) and "--lambda" in command:
+            at = command.index("--lambda") + 1
+            try:
+                lambdas[int(step[len("train"):])] = float(command[at])
+            except (IndexError, ValueError) as exc:
+                raise PublishError(f"{os.path.join(run, steps.LOG_FILE)}: {step}: a training command "
+                                   "without a number after --lambda") from exc
+    return lambdas
 
 
 def threads_text(threads, fallback):
@@ -123,7 +145,9 @@ def published_data(data, run, net_name, unfinished):
         published["final_net_sha256"] = common.file_sha256(os.path.join(run, os.path.basename(best)))
     else:
         published["final_net"] = run_path(best)
-    published["generations"] = [dict(g, net=run_path(g.get("net")), trained_from=trained_from(run, g["generation"]))
+    lambdas = training_lambdas(run)
+    published["generations"] = [dict(g, net=run_path(g.get("net")), trained_from=trained_from(run, g["generation"]),
+                                     score_weight=lambdas.get(g["generation"]))
                                 for g in data["generations"]]
     published["unfinished"] = unfinished
     published["threads_by_invocation"] = threads_by_invocation(run)

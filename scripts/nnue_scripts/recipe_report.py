@@ -132,13 +132,19 @@ def markdown(data):
 
 def training_text(generations):
     """One sentence saying which candidates were trained from random weights and which
-    were fine-tuned (a run can change its rule), from the generations' "trained_from"
-    (the published report's); "" when they have none."""
+    were fine-tuned, and with which λ (a run can change either rule), from the
+    generations' "trained_from" and "score_weight" (the published report's); "" when they
+    have none."""
     scratch = [str(g["generation"]) for g in generations if g.get("trained_from") == "random weights"]
     tuned = [f"{g['generation']} (from {os.path.basename(g['trained_from'])})" for g in generations
              if g.get("trained_from") not in (None, "random weights")]
     parts = ([f"from random weights: candidates {', '.join(scratch)}"] if scratch else []) + \
             ([f"fine-tuned: candidates {', '.join(tuned)}"] if tuned else [])
+    by_weight = {}
+    for g in generations:
+        if g.get("score_weight") is not None:
+            by_weight.setdefault(g["score_weight"], []).append(str(g["generation"]))
+    parts += [f"λ {weight:g}: candidates {', '.join(numbers)}" for weight, numbers in by_weight.items()]
     return f"Trained {'; '.join(parts)}." if parts else ""
 
 

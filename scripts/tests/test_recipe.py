@@ -336,6 +336,13 @@ class Promotion(unittest.TestCase):
             self.assertNotIn("--init-net", commands["train1"])
             self.assertEqual(option(commands["train1"], "--epochs"), str(recipe.FULL["scratch_epochs"]))
             self.assertEqual(option(commands["train1"], "--lr"), str(recipe.FULL["scratch_lr"]))
+            self.assertEqual(option(commands["train1"], "--lambda"), "0.5")
+
+    def test_lambda_reaches_every_training(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            ledger, _, _ = run_recipe(tmp, 1.0, [H1_LINE, H0_LINE], generations=2, extra=("--lambda", "0.6"))
+            trainings = [command for step, command in ledger.commands if step.startswith("train")]
+            self.assertEqual([option(c, "--lambda") for c in trainings], ["0.6", "0.6"])
 
     def test_a_promoted_net_labels_the_next_generation_and_is_fine_tuned_when_asked(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -426,6 +433,7 @@ class Folders(unittest.TestCase):
     def test_bad_options_are_one_line_usage_errors(self):
         for argv, message in ((["--budget-core-hours", "0"], "--budget-core-hours 0: must be above 0"),
                               (["--budget-core-hours", "1", "--threads", "0"], "--threads 0: must be at least 1"),
+                              (["--budget-core-hours", "1", "--lambda", "1.5"], "--lambda 1.5: must be between 0 and 1"),
                               ([], "--budget-core-hours is required (the run's total CPU time, in core-hours)")):
             captured = io.StringIO()
             with self.assertRaises(SystemExit) as caught, contextlib.redirect_stderr(captured):

@@ -47,6 +47,9 @@ def make_run(folder, budget_spent=True):
         for threads in (2, 16, 2):
             f.write(json.dumps({"start": {"threads": threads}, "invocation": 0}) + "\n")
             f.write(json.dumps({"step": "gen0", "kind": "generation", "exit": 0}) + "\n")
+        # candidate 1's training ran twice (stopped, then resumed with another λ): the last command counts
+        for step, weight in (("train0", "0.5"), ("train1", "0.5"), ("train1", "0.75")):
+            f.write(json.dumps({"step": step, "kind": "training", "command": ["nnue-learn", "train", "--lambda", weight]}) + "\n")
 
 
 def run_main(argv):
@@ -92,7 +95,9 @@ class Publish(unittest.TestCase):
         self.assertIn("on 2 and 16 threads; resumed 2 times", text)
         self.assertIn("Final net: nets/recipe-2026-12-01.nnue", text)
         self.assertEqual([g["trained_from"] for g in data["generations"]], ["random weights", "RUN/cand0.nnue"])
-        self.assertIn("|\n\nTrained from random weights: candidates 0; fine-tuned: candidates 1 (from cand0.nnue).\n\n", text)
+        self.assertEqual([g["score_weight"] for g in data["generations"]], [0.5, 0.75])
+        self.assertIn("|\n\nTrained from random weights: candidates 0; fine-tuned: candidates 1 (from cand0.nnue); "
+                      "λ 0.5: candidates 0; λ 0.75: candidates 1.\n\n", text)
         self.assertNotIn("/elsewhere", text + json.dumps(data))
 
     def test_publishing_again_keeps_the_same_net_and_refuses_a_different_one(self):
@@ -142,6 +147,15 @@ class Publish(unittest.TestCase):
             json.dump({"start": "classical"}, f)
         status, err = run_main([self.run, "--root", self.root])
         self.assertIn("no key 'core_hours' (not a recipe report)", err)
+        self.assertEqual(err.count("\n"), 1)
+
+    def test_a_training_command_without_its_lambda_is_named(self):
+        make_run(self.run)
+        with open(os.path.join(self.run, "log.jsonl"), "a") as f:
+            f.write(json.dumps({"step": "train1", "command": ["nnue-learn", "train", "--lambda"]}) + "\n")
+        status, err = run_main([self.run, "--root", self.root, "--date", "2026-12-01"])
+        self.assertEqual(status, 2)
+        self.assertIn("log.jsonl: train1: a training command without a number after --lambda", err)
         self.assertEqual(err.count("\n"), 1)
 
     def test_a_missing_final_net_is_named(self):
