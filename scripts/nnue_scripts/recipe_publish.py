@@ -31,7 +31,7 @@ RESULTS_DIR = os.path.join("docs", "results")
 RUN_NAME = "RUN"
 DATE_PATTERN = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # A training step's name in RUN/log.jsonl: train<K>.
-TRAIN_STEP = re.compile(r"^train\d+$")
+TRAIN_STEP = re.compile(r"^train(\d+)$")
 
 
 class PublishError(Exception):
@@ -63,6 +63,7 @@ def read_report(run):
 def log_entries(run):
     """The entries of RUN/log.jsonl, in order (none when the run has no log)."""
     path = os.path.join(run, steps.LOG_FILE)
+    entries = []
     try:
         with open(path) as f:
             for number, line in enumerate(f, 1):
@@ -71,28 +72,30 @@ def log_entries(run):
                 except json.JSONDecodeError as exc:
                     raise PublishError(f"{path}: line {number}: not JSON ({exc.msg})") from exc
                 if isinstance(entry, dict):
-                    yield entry
+                    entries.append(entry)
     except FileNotFoundError:
-        return
+        pass
+    return entries
 
 
-def threads_by_invocation(run):
-    """--threads of each invocation, in order, from RUN/log.jsonl's start entries (a run
+def threads_by_invocation(entries):
+    """--threads of each invocation, in order, from the log's start entries (a run
     continued on another machine can change it)."""
-    return [entry["start"].get("threads") for entry in log_entries(run) if isinstance(entry.get("start"), dict)]
+    return [entry["start"].get("threads") for entry in entries if isinstance(entry.get("start"), dict)]
 
 
-def training_lambdas(run):
+def training_lambdas(entries, run):
     """Each candidate's λ (the trainer's --lambda) by generation, from the last training
-    command RUN/log.jsonl records for it: the command is the one record every version of
-    the recipe kept, and a run can change its λ part way."""
+    command the log (`entries`, RUN/log.jsonl's) records for it: the command is the one
+    record every version of the recipe kept, and a run can change its λ part way."""
     lambdas = {}
-    for entry in log_entries(run):
+    for entry in entries:
         step, command = entry.get("step"), entry.get("command")
-        if isinstance(step, str) and TRAIN_STEP.match(step) and isinstance(command, list) and "--lambda" in command:
+        train = TRAIN_STEP.match(step) if isinstance(step, str) else None
+        if train and isinstance(command, list) and "--lambda" in command:
             at = command.index("--lambda") + 1
             try:
-                lambdas[int(step[len("train"):])] = float(command[at])
+                lambdas[int(train.group(1))] = float(command[at])
             except (IndexError, ValueError) as exc:
                 raise PublishError(f"{os.path.join(run, steps.LOG_FILE)}: {step}: a training command "
                                    "without a number after --lambda") from exc
@@ -145,12 +148,13 @@ def published_data(data, run, net_name, unfinished):
         published["final_net_sha256"] = common.file_sha256(os.path.join(run, os.path.basename(best)))
     else:
         published["final_net"] = run_path(best)
-    lambdas = training_lambdas(run)
+    entries = log_entries(run)
+    lambdas = training_lambdas(entries, run)
     published["generations"] = [dict(g, net=run_path(g.get("net")), trained_from=trained_from(run, g["generation"]),
                                      score_weight=lambdas.get(g["generation"]))
                                 for g in data["generations"]]
     published["unfinished"] = unfinished
-    published["threads_by_invocation"] = threads_by_invocation(run)
+    published["threads_by_invocation"] = threads_by_invocation(entries)
     published["threads"] = threads_text(published["threads_by_invocation"], data.get("threads"))
     return published
 
