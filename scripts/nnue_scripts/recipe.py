@@ -528,6 +528,12 @@ class Recipe:
         outcome["unfinished"] saying how far an unfinished part got."""
         if steps.read_json(self.data_path(marker)) is not None:
             return True
+        if name != MATERIAL and not self.ledger.exhausted() and self.planned_positions(k) is None:
+            # The budget is as good as spent: the run has ended, not merely stopped.
+            if not self.args.report_only:
+                self.show(f"the budget left cannot pay for generation {k}: the run ends")
+            outcome["budget_ended"] = True
+            return False
         if self.ledger.exhausted() or self.args.report_only:
             progress = steps.read_json(self.data_path(f"{name}.progress"))
             if progress:
@@ -538,9 +544,6 @@ class Recipe:
             done = self.material()
         else:
             positions = self.planned_positions(k)
-            if positions is None:
-                self.show(f"the budget left cannot pay for generation {k}: the run ends")
-                return False
             self.progress(k, best, records, f"generating {positions:,} positions")
             done = self.generate(k, positions, best)
         if done is None:
@@ -657,7 +660,9 @@ def main(argv=None):
         return 2
     run.log({"start": vars(args), "invocation": state["invocations"]})
     build(args, run)
-    for name in ("nnue", "nnue-gen-sfen", "nnue-learn"):
+    # --report-only runs no program, so it also rewrites the report of a run folder from
+    # a checkout that has not built them.
+    for name in () if args.report_only else ("nnue", "nnue-gen-sfen", "nnue-learn"):
         if not os.path.isfile(steps.binary(name)):
             print(f"{PROGRAM}: error: {steps.binary(name)} not found (cargo build --release)", file=sys.stderr)
             return 2

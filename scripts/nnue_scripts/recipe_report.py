@@ -67,7 +67,8 @@ def report_data(args, state, ledger, outcome, strength):
         "final_elo_vs_classical_from_screens": outcome["best_elo"] if outcome["best"] else 0.0,
         "final_report": final_difference(strength),
         "resumed": state["invocations"] - 1,
-        "budget_spent": ledger.exhausted(),
+        # Spent, or too little left for another generation: either way the run has ended.
+        "budget_spent": ledger.exhausted() or outcome.get("budget_ended", False),
         "generations": finished,
         "unfinished_generation": unfinished(generations, outcome),
     }
@@ -84,11 +85,21 @@ def unfinished(generations, outcome):
     return None
 
 
+def title(unfinished, budget_spent):
+    """The report's heading: a published report may be of a run not yet ended, or of one
+    whose budget is spent and whose final strength report is still being played."""
+    if not unfinished:
+        return "# Recipe run"
+    if budget_spent:
+        return "# Recipe run (unfinished: its budget is spent, its final strength report not yet played)"
+    return "# Recipe run (unfinished: its budget is not spent yet)"
+
+
 def markdown(data):
     """The Markdown report."""
     unfinished = data.get("unfinished", False)
     lines = [
-        "# Recipe run (unfinished: its budget is not spent yet)" if unfinished else "# Recipe run",
+        title(unfinished, data["budget_spent"]),
         "",
         f"Started from the classical evaluation; budget {data['budget_core_hours']:g} core-hours, "
         f"{data['core_hours']:.3f} spent ({', '.join(f'{k} {v:.3f}' for k, v in data['core_hours_by_kind'].items())}), "
@@ -123,7 +134,9 @@ def markdown(data):
     elif data["final_net"] is None:
         lines.append("No net was promoted, so the strength report has only the classical evaluation to rate.")
     else:
-        lines.append("No final strength report yet (the same command writes it once the budget is spent).")
+        lines.append("No final strength report yet (the same command plays it, or continues it, now that the budget is spent)."
+                     if data["budget_spent"] else
+                     "No final strength report yet (the same command writes it once the budget is spent).")
     chart = data.get("chart")
     lines += ["", f"![Elo over the classical evaluation against core-hours]({CHART_FILE})" if chart == CHART_FILE
               else f"Elo over the classical evaluation against core-hours: {chart}", ""]

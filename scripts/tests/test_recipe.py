@@ -148,6 +148,12 @@ class Budget(unittest.TestCase):
             ledger, _, _ = run_recipe(tmp, 240 / 3600, [H0_LINE])
             self.assertEqual(steps_run(ledger), ["gen0", "train0", "screen0"])
             self.assertEqual((ledger.spent, ledger.outside), (180.0, 0.0))
+            # The run has ended (recipe_publish takes it), though 60 s were never spent;
+            # a report-only pass over the same folders says so too.
+            for extra in ((), ("--report-only",)):
+                run_recipe(tmp, 240 / 3600, [], extra=extra)
+                with open(os.path.join(tmp, recipe_report.JSON_FILE)) as f:
+                    self.assertTrue(json.load(f)["budget_spent"], extra)
 
     def test_a_real_grandchilds_cpu_time_is_counted(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -127,8 +127,18 @@ class Publish(unittest.TestCase):
         self.assertEqual(data["final_net"], "RUN/cand1.nnue")
         with open(os.path.join(self.root, "docs", "results", "recipe.md")) as f:
             text = f.read()
-        self.assertTrue(text.startswith("# Recipe run (unfinished"))
+        self.assertTrue(text.startswith("# Recipe run (unfinished: its budget is not spent yet)"))
         self.assertIn("Best net so far: RUN/cand1.nnue", text)
+
+    def test_a_spent_run_published_before_its_strength_report_says_so(self):
+        make_run(self.run, budget_spent=True)
+        status, err = run_main([self.run, "--root", self.root, "--date", "2026-12-01", "--unfinished"])
+        self.assertEqual((status, err), (0, ""))
+        with open(os.path.join(self.root, "docs", "results", "recipe.md")) as f:
+            text = f.read()
+        self.assertTrue(text.startswith("# Recipe run (unfinished: its budget is spent, its final strength "
+                                        "report not yet played)"), text[:120])
+        self.assertIn("now that the budget is spent", text)
 
     def test_bad_input_is_one_line_naming_the_problem(self):
         status, err = run_main([self.run, "--root", self.root])
