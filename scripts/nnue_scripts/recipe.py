@@ -528,7 +528,9 @@ class Recipe:
         outcome["unfinished"] saying how far an unfinished part got."""
         if steps.read_json(self.data_path(marker)) is not None:
             return True
-        if name != MATERIAL and not self.ledger.exhausted() and self.planned_positions(k) is None:
+        sized = name != MATERIAL and not self.ledger.exhausted()
+        positions = self.planned_positions(k) if sized else None
+        if sized and positions is None:
             # The budget is as good as spent: the run has ended, not merely stopped.
             if not self.args.report_only:
                 self.show(f"the budget left cannot pay for generation {k}: the run ends")
@@ -543,7 +545,6 @@ class Recipe:
             self.progress(k, best, records, f"generating {self.args.material_positions:,} material positions")
             done = self.material()
         else:
-            positions = self.planned_positions(k)
             self.progress(k, best, records, f"generating {positions:,} positions")
             done = self.generate(k, positions, best)
         if done is None:
