@@ -20,7 +20,7 @@ fn the_default_net_follows_the_sample_scores() {
     assert_eq!(
         stdout,
         format!(
-            "net:                       {n}\ndata:                      {d}\npositions:                 309\ncorrelation:               0.885402\nmean absolute difference:  471.524\n"
+            "net:                       {n}\ndata:                      {d}\npositions:                 309\ncorrelation:               0.884770\nmean absolute difference:  449.065\n"
         )
     );
     // The held-out tail as the pipeline checks it, as JSON, from the .binpack
@@ -41,7 +41,7 @@ fn the_default_net_follows_the_sample_scores() {
     assert_eq!(
         stdout,
         format!(
-            "{{\"net\": \"{n}\", \"data\": \"{p}\", \"positions\": 133, \"correlation\": 0.908791, \"mean_absolute_difference\": 491.511}}\n"
+            "{{\"net\": \"{n}\", \"data\": \"{p}\", \"positions\": 133, \"correlation\": 0.895798, \"mean_absolute_difference\": 441.075}}\n"
         )
     );
 }
