@@ -243,6 +243,10 @@ def opening_sets(paths):
     return sets
 
 
+# The key of a pairing's settings that holds its opening book's SHA-256.
+BOOK_HASH = "book_sha256"
+
+
 def pairing_config(args, player, opponent, book=None):
     """Everything that must match for saved games of a pairing to be reused."""
     if book is None:  # the first set's
@@ -255,6 +259,10 @@ def pairing_config(args, player, opponent, book=None):
         "book_seed": args.book_seed,
         "max_plies": args.max_plies,
     }
+    if book:
+        # The book's bytes, so the saved games resume or rerate from another checkout
+        # (its path differs) and not after the book is edited (its path is the same).
+        config[BOOK_HASH] = common.file_sha256(book)
     if args.time_margin:
         config["time_margin_ms"] = args.time_margin
     # Only when on, so pairings saved before adjudication existed match settings without it.
@@ -278,6 +286,21 @@ def pairing_path(directory, player, opponent, suffix):
     return os.path.join(directory, f"{player.name}--{opponent.name}{suffix}")
 
 
+def same_settings(saved, config):
+    """Whether a saved pairing's settings are the current ones. A pairing saved with its
+    book's SHA-256 matches on those bytes wherever the book lies; one saved before the
+    hash was kept matches on the book's path, as it always did."""
+    if BOOK_HASH in saved:
+        if saved[BOOK_HASH] != config.get(BOOK_HASH):
+            return False
+        ignored = ("book", BOOK_HASH)
+    else:
+        ignored = (BOOK_HASH,)
+    def kept(settings):
+        return {key: value for key, value in settings.items() if key not in ignored}
+    return kept(saved) == kept(config)
+
+
 def load_pairing(path, config):
     """The saved games of a pairing ({index: game}); exits if the file is unusable."""
     if not os.path.exists(path):
@@ -287,8 +310,10 @@ def load_pairing(path, config):
             saved = json.load(f)
     except (OSError, ValueError) as exc:
         fail(f"{path}: cannot read the saved pairing: {exc}")
-    if saved.get("config") != config:
-        hint = adjudication.resume_hint(saved.get("config") or {}, config)
+    if not isinstance(saved.get("config"), dict) or not same_settings(saved["config"], config):
+        settings = saved.get("config") if isinstance(saved.get("config"), dict) else {}
+        current = config if BOOK_HASH in settings else {k: v for k, v in config.items() if k != BOOK_HASH}
+        hint = adjudication.resume_hint(settings, current)
         fail(f"{path}: saved with other settings (engine, its binary or net contents, options, clock, "
              f"forfeit margin, book or score adjudication){hint}; "
              f"use another --out-dir or delete it")

@@ -144,6 +144,36 @@ class PairingFileTest(unittest.TestCase):
             gauntlet.load_pairing(self.path, rebuilt)
         self.assertIn("its binary or net contents", err.getvalue())
 
+    def book_config(self, lines, name):
+        book = os.path.join(self.dir.name, name)
+        with open(book, "w") as f:
+            f.write(lines)
+        return gauntlet.pairing_config(parse(["--book", book]), self.player, self.opponent)
+
+    def test_the_same_book_elsewhere_resumes_and_an_edited_one_is_refused(self):
+        fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+        saved = self.book_config(fen, "a.epd")
+        gauntlet.save_pairing(self.path, saved, {0: game(0, 1.0)})
+        # Another checkout: the same bytes under another path.
+        moved = self.book_config(fen, "b.epd")
+        self.assertNotEqual(moved["book"], saved["book"])
+        self.assertEqual(list(gauntlet.load_pairing(self.path, moved)), [0])
+        # The same path, other bytes.
+        edited = self.book_config(fen.replace(" b ", " w ").replace("4P3", "8").replace("PPPP1PPP", "PPPPPPPP"), "a.epd")
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
+            gauntlet.load_pairing(self.path, edited)
+        self.assertIn("saved with other settings", err.getvalue())
+
+    def test_a_pairing_saved_before_the_book_hash_matches_on_its_path(self):
+        fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+        current = self.book_config(fen, "a.epd")
+        old = {k: v for k, v in current.items() if k != gauntlet.BOOK_HASH}
+        gauntlet.save_pairing(self.path, old, {0: game(0, 1.0)})
+        self.assertEqual(list(gauntlet.load_pairing(self.path, current)), [0])
+        moved = self.book_config(fen, "b.epd")
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            gauntlet.load_pairing(self.path, moved)
+
     def test_a_damaged_file_is_an_error_naming_it(self):
         with open(self.path, "w") as f:
             f.write('{"config": ')
