@@ -286,19 +286,15 @@ def pairing_path(directory, player, opponent, suffix):
     return os.path.join(directory, f"{player.name}--{opponent.name}{suffix}")
 
 
-def same_settings(saved, config):
-    """Whether a saved pairing's settings are the current ones. A pairing saved with its
-    book's SHA-256 matches on those bytes wherever the book lies; one saved before the
-    hash was kept matches on the book's path, as it always did."""
-    if BOOK_HASH in saved:
-        if saved[BOOK_HASH] != config.get(BOOK_HASH):
-            return False
-        ignored = ("book", BOOK_HASH)
-    else:
-        ignored = (BOOK_HASH,)
+def comparable(saved, config):
+    """A saved pairing's settings and the current ones as they are compared: a pairing
+    saved with its book's SHA-256 matches on those bytes wherever the book lies (the path
+    is left out); one saved before the hash was kept matches on the book's path, as it
+    always did (the current hash is left out)."""
+    ignored = "book" if BOOK_HASH in saved else BOOK_HASH
     def kept(settings):
-        return {key: value for key, value in settings.items() if key not in ignored}
-    return kept(saved) == kept(config)
+        return {key: value for key, value in settings.items() if key != ignored}
+    return kept(saved), kept(config)
 
 
 def load_pairing(path, config):
@@ -310,10 +306,10 @@ def load_pairing(path, config):
             saved = json.load(f)
     except (OSError, ValueError) as exc:
         fail(f"{path}: cannot read the saved pairing: {exc}")
-    if not isinstance(saved.get("config"), dict) or not same_settings(saved["config"], config):
-        settings = saved.get("config") if isinstance(saved.get("config"), dict) else {}
-        current = config if BOOK_HASH in settings else {k: v for k, v in config.items() if k != BOOK_HASH}
-        hint = adjudication.resume_hint(settings, current)
+    settings = saved.get("config")
+    saved_settings, current = comparable(settings if isinstance(settings, dict) else {}, config)
+    if saved_settings != current:
+        hint = adjudication.resume_hint(saved_settings, current)
         fail(f"{path}: saved with other settings (engine, its binary or net contents, options, clock, "
              f"forfeit margin, book or score adjudication){hint}; "
              f"use another --out-dir or delete it")

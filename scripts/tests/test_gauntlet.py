@@ -144,6 +144,10 @@ class PairingFileTest(unittest.TestCase):
             gauntlet.load_pairing(self.path, rebuilt)
         self.assertIn("its binary or net contents", err.getvalue())
 
+    # A one-line book, and the same line edited.
+    E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+    START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+
     def book_config(self, lines, name):
         book = os.path.join(self.dir.name, name)
         with open(book, "w") as f:
@@ -151,26 +155,24 @@ class PairingFileTest(unittest.TestCase):
         return gauntlet.pairing_config(parse(["--book", book]), self.player, self.opponent)
 
     def test_the_same_book_elsewhere_resumes_and_an_edited_one_is_refused(self):
-        fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
-        saved = self.book_config(fen, "a.epd")
+        saved = self.book_config(self.E4, "a.epd")
         gauntlet.save_pairing(self.path, saved, {0: game(0, 1.0)})
         # Another checkout: the same bytes under another path.
-        moved = self.book_config(fen, "b.epd")
+        moved = self.book_config(self.E4, "b.epd")
         self.assertNotEqual(moved["book"], saved["book"])
         self.assertEqual(list(gauntlet.load_pairing(self.path, moved)), [0])
         # The same path, other bytes.
-        edited = self.book_config(fen.replace(" b ", " w ").replace("4P3", "8").replace("PPPP1PPP", "PPPPPPPP"), "a.epd")
+        edited = self.book_config(self.START, "a.epd")
         with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
             gauntlet.load_pairing(self.path, edited)
         self.assertIn("saved with other settings", err.getvalue())
 
     def test_a_pairing_saved_before_the_book_hash_matches_on_its_path(self):
-        fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
-        current = self.book_config(fen, "a.epd")
+        current = self.book_config(self.E4, "a.epd")
         old = {k: v for k, v in current.items() if k != gauntlet.BOOK_HASH}
         gauntlet.save_pairing(self.path, old, {0: game(0, 1.0)})
         self.assertEqual(list(gauntlet.load_pairing(self.path, current)), [0])
-        moved = self.book_config(fen, "b.epd")
+        moved = self.book_config(self.E4, "b.epd")
         with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
             gauntlet.load_pairing(self.path, moved)
 
